@@ -1,0 +1,584 @@
+"""The ``aggression-vision`` command line: parse, call the library, print.
+
+Heavy modules (OpenCV, numpy...) are imported inside the commands that need
+them, so that ``suggest`` on a document starts quickly.
+"""
+
+from __future__ import annotations
+
+import enum
+import json
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Annotated, Any, NoReturn, TypeVar
+
+import typer
+
+from aggression_vision.corrections import Corrections, apply_corrections, rule_warnings
+from aggression_vision.document import (
+    Annotations,
+    document_to_state,
+    dumps_document,
+    load_json,
+    state_to_document,
+    write_atomic,
+)
+from aggression_vision.errors import AggressionVisionError, IllegalMoveError
+from aggression_vision.game import Conquest, GameState, Placement, Player, parse_move
+
+app = typer.Typer(
+    name="aggression-vision",
+    help="Read photos of hand-drawn Aggression maps and referee the game.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+
+PHOTO_SUFFIXES = {".jpg", ".jpeg", ".png", ".webp", ".heic", ".heif", ".bmp", ".tif", ".tiff"}
+
+
+class PlayerChoice(str, enum.Enum):
+    first = "first"
+    second = "second"
+
+
+class OcrBackend(str, enum.Enum):
+    cnn = "cnn"
+    tesseract = "tesseract"
+
+
+# -- shared options -------------------------------------------------------------------
+
+StateArg = Annotated[
+    Path, typer.Argument(help="A state document (.json) or a photo of the map.", show_default=False)
+]
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON document on stdout.")]
+ToMoveOpt = Annotated[
+    PlayerChoice | None,
+    typer.Option("--to-move", help="Override whose turn it is.", show_default=False),
+]
+OcrOpt = Annotated[
+    OcrBackend, typer.Option("--ocr", help="Number reader for photos.", case_sensitive=False)
+]
+CornersOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--corners",
+        help="Page corners x1,y1,x2,y2,x3,y3,x4,y4 in photo pixels, when not found.",
+        show_default=False,
+    ),
+]
+SetOpt = Annotated[
+    list[str] | None, typer.Option("--set", help="Correct armies: D=12 (repeatable).")
+]
+OwnerOpt = Annotated[
+    list[str] | None, typer.Option("--owner", help="Correct owner: D=first (repeatable).")
+]
+ConqueredOpt = Annotated[
+    list[str] | None, typer.Option("--conquered", help="Mark D as crossed out (repeatable).")
+]
+UnoccupiedOpt = Annotated[
+    list[str] | None, typer.Option("--unoccupied", help="Mark B as unoccupied (repeatable).")
+]
+AdjacentOpt = Annotated[
+    list[str] | None, typer.Option("--adjacent", help="Add adjacency A,B (repeatable).")
+]
+NotAdjacentOpt = Annotated[
+    list[str] | None, typer.Option("--not-adjacent", help="Remove adjacency A,B (repeatable).")
+]
+
+
+def _corrections(
+    set_: list[str] | None,
+    owner: list[str] | None,
+    conquered: list[str] | None,
+    unoccupied: list[str] | None,
+    adjacent: list[str] | None,
+    not_adjacent: list[str] | None,
+) -> Corrections:
+    return Corrections(
+        set_armies=tuple(set_ or ()),
+        owner=tuple(owner or ()),
+        conquered=tuple(conquered or ()),
+        unoccupied=tuple(unoccupied or ()),
+        adjacent=tuple(adjacent or ()),
+        not_adjacent=tuple(not_adjacent or ()),
+    )
+
+
+# -- plumbing ---------------------------------------------------------------------------
+
+
+def _fail(message: str, code: int = 1) -> NoReturn:
+    typer.echo(f"error: {message}", err=True)
+    raise typer.Exit(code)
+
+
+def _warn(messages: list[str]) -> None:
+    for m in messages:
+        typer.echo(f"warning: {m}", err=True)
+
+
+def _print_json(obj: Any) -> None:
+    sys.stdout.write(json.dumps(obj, indent=2, ensure_ascii=False) + "\n")
+
+
+T = TypeVar("T")
+
+
+def _guard(fn: Callable[[], T]) -> T:
+    """Run ``fn`` turning the package's errors into one-line messages and exit 1."""
+    try:
+        return fn()
+    except AggressionVisionError as e:
+        _fail(str(e))
+    except OSError as e:
+        where = f"{e.filename}: " if e.filename else ""
+        _fail(f"{where}{e.strerror or e}")
+
+
+def is_photo(path: Path) -> bool:
+    """Whether ``path`` should be read as a photo rather than a state document."""
+    if path.suffix.lower() in PHOTO_SUFFIXES:
+        return True
+    if path.suffix.lower() == ".json":
+        return False
+    try:
+        with path.open("rb") as f:
+            head = f.read(64).lstrip()
+    except OSError:
+        return False
+    return not head.startswith(b"{")
+
+
+def read_document(
+    path: Path,
+    *,
+    ocr: str = "cnn",
+    corners: str | None = None,
+    corrections: Corrections | None = None,
+) -> dict[str, Any]:
+    """The document of ``path`` (read from the photo when it is one), corrected."""
+    if is_photo(path):
+        if not path.exists():
+            raise AggressionVisionError(f"{path}: no such file")
+        from aggression_vision.vision.pipeline import read_photo
+
+        doc = read_photo(path, corners=_parse_corners(corners, path), ocr=ocr)
+    else:
+        doc = load_json(path)
+        if not isinstance(doc, dict):
+            raise AggressionVisionError(f"{path}: document: must be a JSON object")
+    if corrections:
+        doc = apply_corrections(doc, corrections)
+    return doc
+
+
+def _parse_corners(text: str | None, path: Path) -> list[tuple[float, float]] | None:
+    if text is None:
+        return None
+    try:
+        values = [float(v) for v in text.split(",")]
+    except ValueError:
+        values = []
+    if len(values) != 8:
+        raise AggressionVisionError(
+            f"--corners {text!r}: expected 8 numbers x1,y1,x2,y2,x3,y3,x4,y4 for {path}"
+        )
+    return [(values[i], values[i + 1]) for i in range(0, 8, 2)]
+
+
+def load_state(
+    path: Path,
+    *,
+    to_move: PlayerChoice | None = None,
+    ocr: str = "cnn",
+    corners: str | None = None,
+    corrections: Corrections | None = None,
+) -> tuple[GameState, Annotations]:
+    """Position and annotations of a document or photo, with warnings collected."""
+    doc = read_document(path, ocr=ocr, corners=corners, corrections=corrections)
+    player: Player | None = to_move.value if to_move is not None else None  # type: ignore[assignment]
+    state, ann = document_to_state(doc, source=str(path), to_move=player)
+    reader_warnings = [w for w in doc.get("warnings", []) if isinstance(w, str)]
+    ann.warnings = list(dict.fromkeys([*reader_warnings, *rule_warnings(doc), *ann.warnings]))
+    return state, ann
+
+
+def conquest_json(state: GameState, move: Conquest) -> dict[str, Any]:
+    """``{"target", "attackers", "attack", "defence"}`` for a conquest by the player to move."""
+    assert state.to_move is not None
+    attack, names = state.attack_on(move.target, state.to_move)
+    return {
+        "target": move.target,
+        "attackers": names,
+        "attack": attack,
+        "defence": state.armies[move.target],
+    }
+
+
+def _describe_conquest(state: GameState, move: Conquest) -> str:
+    assert state.to_move is not None
+    attack, names = state.attack_on(move.target, state.to_move)
+    parts = ", ".join(f"{c} {state.armies[c]}" for c in names)
+    verb = "conquers" if len(names) == 1 else "conquer"
+    return (
+        f"{', '.join(names)} {verb} {move.target}: attack {attack} ({parts}) "
+        f"> defence {state.armies[move.target]}"
+    )
+
+
+# -- commands ---------------------------------------------------------------------------
+
+
+@app.command()
+def read(
+    photo: Annotated[Path, typer.Argument(help="Photo of the map.", show_default=False)],
+    json_output: JsonOpt = False,
+    out: Annotated[
+        Path | None, typer.Option("--out", help="Save the (corrected) state document here.")
+    ] = None,
+    overlay: Annotated[
+        Path | None, typer.Option("--overlay", help="Save the photo with the reading drawn on it.")
+    ] = None,
+    corners: CornersOpt = None,
+    ocr: OcrOpt = OcrBackend.cnn,
+    to_move: ToMoveOpt = None,
+    set_: SetOpt = None,
+    owner: OwnerOpt = None,
+    conquered: ConqueredOpt = None,
+    unoccupied: UnoccupiedOpt = None,
+    adjacent: AdjacentOpt = None,
+    not_adjacent: NotAdjacentOpt = None,
+) -> None:
+    """Read a photo of a map and print its state document."""
+    corr = _corrections(set_, owner, conquered, unoccupied, adjacent, not_adjacent)
+
+    def run() -> dict[str, Any]:
+        if not is_photo(photo) and photo.suffix.lower() == ".json":
+            raise AggressionVisionError(f"{photo}: 'read' takes a photo, not a state document")
+        state, ann = load_state(
+            photo, to_move=to_move, ocr=ocr.value, corners=corners, corrections=corr
+        )
+        doc = state_to_document(state, ann)
+        if out is not None:
+            write_atomic(out, dumps_document(doc))
+        if overlay is not None:
+            from aggression_vision.vision.load import load_image
+            from aggression_vision.vision.overlay import render_overlay, save_png
+
+            save_png(overlay, render_overlay(load_image(photo), doc))
+        return doc
+
+    doc = _guard(run)
+    _warn(doc["warnings"])
+    if json_output:
+        _print_json(doc)
+    else:
+        _print_summary(doc)
+
+
+def _print_summary(doc: dict[str, Any]) -> None:
+    lines = [f"{len(doc['countries'])} countries, phase {doc['phase']}, to move: {doc['to_move']}"]
+    for c in doc["countries"]:
+        if c["armies"] is None:
+            what = "unoccupied"
+        else:
+            what = f"{c['armies']:>3} {c['owner']}" + (" (conquered)" if c["conquered"] else "")
+        near = sorted({b if a == c["id"] else a for a, b in doc["adjacency"] if c["id"] in (a, b)})
+        lines.append(f"  {c['id']:>3}: {what:<26} adjacent {', '.join(near) or '-'}")
+    s = doc["score"]
+    lines.append(f"score: first {s['first']}, second {s['second']}")
+    typer.echo("\n".join(lines))
+
+
+@app.command()
+def moves(
+    state_path: StateArg,
+    json_output: JsonOpt = False,
+    to_move: ToMoveOpt = None,
+    ocr: OcrOpt = OcrBackend.cnn,
+    set_: SetOpt = None,
+    owner: OwnerOpt = None,
+    conquered: ConqueredOpt = None,
+    unoccupied: UnoccupiedOpt = None,
+    adjacent: AdjacentOpt = None,
+    not_adjacent: NotAdjacentOpt = None,
+) -> None:
+    """List the legal moves of the player to move."""
+    corr = _corrections(set_, owner, conquered, unoccupied, adjacent, not_adjacent)
+    state, ann = _guard(
+        lambda: load_state(state_path, to_move=to_move, ocr=ocr.value, corrections=corr)
+    )
+    _warn(ann.warnings)
+    if state.phase == 2:
+        p = state.to_move
+        result: dict[str, Any] = {
+            "phase": 2,
+            "to_move": p,
+            "unoccupied": state.unoccupied(),
+            "remaining": state.remaining(p) if p else 0,
+        }
+        if json_output:
+            _print_json(result)
+        else:
+            typer.echo(
+                f"phase 2, {p} to move with {result['remaining']} armies left: write 1-"
+                f"{result['remaining']} armies into one of {', '.join(result['unoccupied'])}"
+            )
+        return
+    legal = state.legal_conquests()
+    if json_output:
+        _print_json(
+            {
+                "phase": 3,
+                "to_move": state.to_move,
+                "moves": [conquest_json(state, m) for m in legal],
+            }
+        )
+        return
+    if state.to_move is None:
+        typer.echo("the game is over: nobody can conquer")
+    elif not legal:
+        typer.echo(f"phase 3, {state.to_move} to move: no legal conquest, {state.to_move} passes")
+    else:
+        typer.echo(f"phase 3, {state.to_move} to move, {len(legal)} legal conquests:")
+        for m in legal:
+            typer.echo(f"  {_describe_conquest(state, m)}")
+
+
+@app.command()
+def score(
+    state_path: StateArg,
+    json_output: JsonOpt = False,
+    to_move: ToMoveOpt = None,
+    ocr: OcrOpt = OcrBackend.cnn,
+    set_: SetOpt = None,
+    owner: OwnerOpt = None,
+    conquered: ConqueredOpt = None,
+    unoccupied: UnoccupiedOpt = None,
+    adjacent: AdjacentOpt = None,
+    not_adjacent: NotAdjacentOpt = None,
+) -> None:
+    """Print the score: own countries retained (not conquered)."""
+    corr = _corrections(set_, owner, conquered, unoccupied, adjacent, not_adjacent)
+    state, ann = _guard(
+        lambda: load_state(state_path, to_move=to_move, ocr=ocr.value, corrections=corr)
+    )
+    _warn(ann.warnings)
+    s = state.score()
+    finished = state.is_over()
+    if json_output:
+        _print_json({"first": s["first"], "second": s["second"], "finished": finished})
+        return
+    names = ann.players or {}
+    first = names.get("first", "first")
+    second = names.get("second", "second")
+    status = "final" if finished else "so far"
+    typer.echo(f"{first} {s['first']}, {second} {s['second']} ({status})")
+
+
+@app.command()
+def suggest(
+    state_path: StateArg,
+    json_output: JsonOpt = False,
+    all_moves: Annotated[
+        bool, typer.Option("--all", help="Show the margin of every alternative move.")
+    ] = False,
+    time_limit: Annotated[
+        float | None,
+        typer.Option(
+            "--time-limit",
+            min=0.01,
+            help="Seconds to think; returns the best move found so far (exact: false).",
+        ),
+    ] = None,
+    overlay: Annotated[
+        Path | None,
+        typer.Option("--overlay", help="Draw the suggested attack on the photo (photos only)."),
+    ] = None,
+    to_move: ToMoveOpt = None,
+    ocr: OcrOpt = OcrBackend.cnn,
+    set_: SetOpt = None,
+    owner: OwnerOpt = None,
+    conquered: ConqueredOpt = None,
+    unoccupied: UnoccupiedOpt = None,
+    adjacent: AdjacentOpt = None,
+    not_adjacent: NotAdjacentOpt = None,
+) -> None:
+    """Suggest the best move for the player to move, under perfect play."""
+    corr = _corrections(set_, owner, conquered, unoccupied, adjacent, not_adjacent)
+    state, ann = _guard(
+        lambda: load_state(state_path, to_move=to_move, ocr=ocr.value, corrections=corr)
+    )
+    _warn(ann.warnings)
+    if state.phase == 2:
+        _suggest_phase2(state, json_output=json_output, time_limit=time_limit)
+        return
+    from aggression_vision.game.solver import solve
+
+    sol = solve(state, time_limit=time_limit, alternatives=all_moves)
+    result: dict[str, Any] = {
+        "phase": 3,
+        "to_move": state.to_move,
+        "best": conquest_json(state, sol.best) if sol.best else None,
+        "margin": sol.margin,
+        "exact": sol.exact,
+        "line": list(sol.line),
+    }
+    if not sol.exact:
+        result["bounds"] = [sol.lower, sol.upper]
+    if all_moves:
+        result["alternatives"] = [
+            {**conquest_json(state, Conquest(t)), "margin": m}
+            for t, m in sorted(sol.alternatives.items(), key=lambda kv: _order(state, kv))
+        ]
+    if overlay is not None:
+        _guard(lambda: _suggest_overlay(state_path, state, result, overlay))
+    if json_output:
+        _print_json(result)
+        return
+    _print_suggestion(state, result)
+
+
+def _order(state: GameState, kv: tuple[str, int]) -> tuple[int, int]:
+    sign = -1 if state.to_move == "first" else 1
+    return (sign * kv[1], state.board.countries.index(kv[0]))
+
+
+def _print_suggestion(state: GameState, result: dict[str, Any]) -> None:
+    p = state.to_move
+    m = result["margin"]
+    verdict = "a draw" if m == 0 else f"{'first' if m > 0 else 'second'} wins by {abs(m)}"
+    exact = "" if result["exact"] else f" (not proven; bounds {result['bounds']})"
+    if p is None:
+        typer.echo(f"the game is over: {verdict}")
+        return
+    if result["best"] is None:
+        typer.echo(f"{p} has no legal conquest and passes")
+    else:
+        typer.echo(f"best for {p}: {_describe_conquest(state, Conquest(result['best']['target']))}")
+    typer.echo(f"margin under best play: {m:+d}, {verdict}{exact}")
+    if result["line"]:
+        typer.echo(f"expected line: {', '.join(result['line'])}")
+    for alt in result.get("alternatives", []):
+        typer.echo(f"  {alt['target']:>3}: margin {alt['margin']:+d}")
+
+
+def _suggest_phase2(state: GameState, *, json_output: bool, time_limit: float | None) -> None:
+    from aggression_vision.game.placement import advise
+
+    advice = advise(state, time_limit=time_limit if time_limit is not None else 3.0)
+    if json_output:
+        _print_json(advice.to_json())
+    else:
+        typer.echo(advice.describe())
+
+
+def _suggest_overlay(path: Path, state: GameState, result: dict[str, Any], overlay: Path) -> None:
+    if not is_photo(path):
+        raise AggressionVisionError(f"{path}: --overlay needs a photo, not a state document")
+    from aggression_vision.vision.load import load_image
+    from aggression_vision.vision.overlay import render_suggestion, save_png
+
+    doc = read_document(path)
+    save_png(overlay, render_suggestion(load_image(path), doc, result))
+
+
+@app.command()
+def check(
+    state_path: StateArg,
+    move: Annotated[str, typer.Argument(help="A move: 'C conquers D', 'D' or '12 in F'.")],
+    json_output: JsonOpt = False,
+    to_move: ToMoveOpt = None,
+    ocr: OcrOpt = OcrBackend.cnn,
+    set_: SetOpt = None,
+    owner: OwnerOpt = None,
+    conquered: ConqueredOpt = None,
+    unoccupied: UnoccupiedOpt = None,
+    adjacent: AdjacentOpt = None,
+    not_adjacent: NotAdjacentOpt = None,
+) -> None:
+    """Is MOVE legal now? Exit 0 when it is, 1 when not (with the reason)."""
+    corr = _corrections(set_, owner, conquered, unoccupied, adjacent, not_adjacent)
+    state, ann = _guard(
+        lambda: load_state(state_path, to_move=to_move, ocr=ocr.value, corrections=corr)
+    )
+    _warn(ann.warnings)
+    parsed = _guard(lambda: parse_move(move))
+    reason = state.check(parsed)
+    result = {
+        "legal": reason is None,
+        "move": str(parsed),
+        "player": state.to_move,
+        "reason": reason or _why_legal(state, parsed),
+    }
+    if json_output:
+        _print_json(result)
+    else:
+        verdict = "legal" if reason is None else "illegal"
+        typer.echo(f"{result['move']}: {verdict} for {state.to_move}: {result['reason']}")
+    if reason is not None:
+        raise typer.Exit(1)
+
+
+def _why_legal(state: GameState, move: object) -> str:
+    if isinstance(move, Conquest):
+        return _describe_conquest(state, move)
+    if isinstance(move, Placement):
+        assert state.to_move is not None
+        left = state.remaining(state.to_move) - move.armies
+        return f"{move.country} is unoccupied; {state.to_move} keeps {left} armies"
+    return "no legal conquest is available"
+
+
+@app.command()
+def apply(
+    state_path: StateArg,
+    move: Annotated[str, typer.Argument(help="A move: 'C conquers D', 'D' or '12 in F'.")],
+    out: Annotated[
+        Path | None,
+        typer.Option("--out", help="Write the new document here (default: print it)."),
+    ] = None,
+    json_output: JsonOpt = False,
+    to_move: ToMoveOpt = None,
+    ocr: OcrOpt = OcrBackend.cnn,
+    set_: SetOpt = None,
+    owner: OwnerOpt = None,
+    conquered: ConqueredOpt = None,
+    unoccupied: UnoccupiedOpt = None,
+    adjacent: AdjacentOpt = None,
+    not_adjacent: NotAdjacentOpt = None,
+) -> None:
+    """Play MOVE and write the resulting state document."""
+    corr = _corrections(set_, owner, conquered, unoccupied, adjacent, not_adjacent)
+
+    def run() -> dict[str, Any]:
+        state, ann = load_state(state_path, to_move=to_move, ocr=ocr.value, corrections=corr)
+        _warn(ann.warnings)
+        parsed = parse_move(move)
+        try:
+            new = state.apply(parsed)
+        except IllegalMoveError as e:
+            raise IllegalMoveError(f"{state_path}: {e}") from None
+        ann.warnings = []
+        doc = state_to_document(new, ann)
+        if out is not None:
+            write_atomic(out, dumps_document(doc))
+        return doc
+
+    doc = _guard(run)
+    if out is None or json_output:
+        sys.stdout.write(dumps_document(doc))
+    else:
+        typer.echo(f"wrote {out}")
+
+
+def main() -> None:
+    """Console-script entry point."""
+    app()
+
+
+if __name__ == "__main__":
+    main()
