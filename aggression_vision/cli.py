@@ -575,6 +575,105 @@ def apply(
         typer.echo(f"wrote {out}")
 
 
+@app.command()
+def bench(
+    target: Annotated[
+        str | None,
+        typer.Argument(
+            help="Directory of synthetic samples (NAME.jpg + NAME.json ground truth), "
+            "or the word 'engine' for the solver benchmark (a folder named engine: ./engine).",
+            show_default=False,
+        ),
+    ] = None,
+    json_output: JsonOpt = False,
+    ocr: OcrOpt = OcrBackend.cnn,
+    workers: Annotated[int, typer.Option("--workers", min=1, help="Worker processes.")] = 2,
+    sudoku: Annotated[
+        Path | None,
+        typer.Option(
+            "--sudoku",
+            help="Also score the real sudoku photos of this folder (images/, labels/, "
+            "metadata.csv); TARGET may then be omitted.",
+            show_default=False,
+        ),
+    ] = None,
+    limit: Annotated[
+        int | None,
+        typer.Option(
+            "--limit", min=1, help="Only the first N photos (by name).", show_default=False
+        ),
+    ] = None,
+    out: Annotated[
+        Path | None,
+        typer.Option("--out", help="Also write the JSON report here.", show_default=False),
+    ] = None,
+    markdown: Annotated[
+        bool, typer.Option("--markdown", help="Print markdown tables (for the README).")
+    ] = False,
+    reader: Annotated[
+        str,
+        typer.Option("--reader", help="The photo reader, as package.module:function."),
+    ] = "aggression_vision.vision.pipeline:read_photo",
+) -> None:
+    """Measure how well photos are read (synthetic samples, real sudoku photos) and how fast.
+
+    With --json, prints one document: the report, or {"reports": [synthetic, sudoku]} when
+    both are measured. Reader failures are measured, not errors: the exit status is 0.
+    """
+    if target == "engine":
+        _bench_engine(json_output=json_output, limit=limit, out=out)
+        return
+    if target is None and sudoku is None:
+        _fail("bench: give a directory of samples, 'engine', or --sudoku DIR", 2)
+
+    from functools import partial
+
+    from aggression_vision.bench.runner import run_sudoku, run_synthetic
+
+    # A progress bar only where someone watches it.
+    options = dict(reader=reader, ocr=ocr.value, workers=workers, limit=limit)
+    progress = sys.stderr.isatty()
+    reports: list[Any] = [
+        _guard(partial(run, Path(where), progress=progress, **options))
+        for run, where in ((run_synthetic, target), (run_sudoku, sudoku))
+        if where is not None
+    ]
+    documents = [r.to_dict() for r in reports]
+    document = documents[0] if len(documents) == 1 else {"reports": documents}
+    if out is not None:
+        _guard(lambda: write_atomic(out, json.dumps(document, indent=2) + "\n"))
+    if json_output:
+        _print_json(document)
+    elif markdown:
+        from aggression_vision.bench.report import to_markdown
+
+        typer.echo("\n".join(to_markdown(r) for r in reports))
+    else:
+        from rich.console import Console
+
+        from aggression_vision.bench.report import render
+
+        console = Console()
+        for r in reports:
+            console.print(*render(r))
+
+
+def _bench_engine(*, json_output: bool, limit: int | None, out: Path | None) -> None:
+    try:
+        from aggression_vision.bench.engine import main as engine_main
+        from aggression_vision.bench.engine import to_markdown as engine_markdown
+    except ImportError as e:
+        _fail(f"bench engine: the solver benchmark is not available ({e})")
+    extra = {} if limit is None else {"positions": limit}
+    report = _guard(lambda: engine_main(json_output=json_output, **extra))
+    if out is not None:
+        _guard(lambda: write_atomic(out, json.dumps(report, indent=2) + "\n"))
+    if json_output:
+        _print_json(report)
+    else:
+        typer.echo(engine_markdown(report))
+
+
 def main() -> None:
     """Console-script entry point."""
     app()

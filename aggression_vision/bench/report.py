@@ -1,0 +1,190 @@
+"""Present benchmark reports: rich tables for the terminal, markdown for the README.
+
+Both report kinds (:class:`~aggression_vision.bench.accuracy.AccuracyReport`
+and :class:`~aggression_vision.bench.sudoku.SudokuReport`) are handled; nothing
+here computes a figure, it only formats what the report holds.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+# (metric key, human name, "pct" | "sec" | "count")
+SYNTHETIC_METRICS: list[tuple[str, str, str]] = [
+    ("region_f1", "region F1", "pct"),
+    ("region_precision", "region precision", "pct"),
+    ("region_recall", "region recall", "pct"),
+    ("adjacency_f1", "adjacency F1 (matched pairs)", "pct"),
+    ("adjacency_precision", "adjacency precision", "pct"),
+    ("adjacency_recall", "adjacency recall", "pct"),
+    ("adjacency_recall_all", "adjacency recall, all true pairs", "pct"),
+    ("armies_accuracy", "armies accuracy", "pct"),
+    ("crossed_armies_accuracy", "armies accuracy, crossed-out numbers", "pct"),
+    ("unoccupied_precision", "unoccupied precision", "pct"),
+    ("unoccupied_recall", "unoccupied recall", "pct"),
+    ("owner_accuracy", "owner accuracy", "pct"),
+    ("conquered_accuracy", "conquered accuracy", "pct"),
+    ("conquered_precision", "conquered precision", "pct"),
+    ("conquered_recall", "conquered recall", "pct"),
+    ("letter_accuracy", "letter accuracy", "pct"),
+    ("exact_maps", "whole map exactly right", "pct"),
+    ("failure_rate", "failures", "pct"),
+    ("seconds_median", "seconds per photo, median", "sec"),
+    ("seconds_p90", "seconds per photo, p90", "sec"),
+]
+
+SUDOKU_METRICS: list[tuple[str, str, str]] = [
+    ("cells_found", "cells found", "pct"),
+    ("all_found_photos", "photos with all 81 cells found", "pct"),
+    ("neighbour_adjacency_recall", "4-neighbour adjacency recall", "pct"),
+    ("diagonal_false_adjacent", "diagonal pairs read as adjacent (count)", "count"),
+    ("no_diagonal_photos", "photos with no diagonal adjacency", "pct"),
+    ("map_right_photos", "photos with all cells found and no diagonal", "pct"),
+    ("digit_accuracy", "digit cells read right", "pct"),
+    ("blank_accuracy", "blank cells read as unoccupied", "pct"),
+    ("failure_rate", "failures", "pct"),
+    ("seconds_median", "seconds per photo, median", "sec"),
+    ("seconds_p90", "seconds per photo, p90", "sec"),
+]
+
+# Counts shown next to a rate, as "right / total".
+_SUPPORT = {
+    "region_precision": ("matched", "predicted_countries"),
+    "region_recall": ("matched", "truth_countries"),
+    "adjacency_precision": ("adjacency_correct", "adjacency_predicted"),
+    "adjacency_recall": ("adjacency_correct", "adjacency_truth"),
+    "adjacency_recall_all": ("adjacency_correct", "adjacency_truth_all"),
+    "armies_accuracy": ("armies_correct", "armies_total"),
+    "crossed_armies_accuracy": ("crossed_correct", "crossed_total"),
+    "unoccupied_precision": ("unoccupied_correct", "unoccupied_predicted"),
+    "unoccupied_recall": ("unoccupied_correct", "unoccupied_truth"),
+    "owner_accuracy": ("owner_correct", "owner_total"),
+    "conquered_accuracy": ("conquered_correct", "conquered_total"),
+    "conquered_precision": ("conquered_tp", "conquered_predicted"),
+    "conquered_recall": ("conquered_tp", "conquered_truth"),
+    "letter_accuracy": ("letter_correct", "letter_total"),
+    "cells_found": ("cells_found", "cells"),
+    "neighbour_adjacency_recall": ("neighbour_adjacent", "neighbour_pairs"),
+    "digit_accuracy": ("digit_correct", "digit_cells"),
+    "blank_accuracy": ("blank_correct", "blank_cells"),
+}
+
+
+def format_value(value: float | None, kind: str) -> str:
+    """Text of one metric: ``"99.5%"``, ``"0.84 s"``, ``"3"``, or ``"-"`` when undefined.
+
+    >>> format_value(0.995, "pct"), format_value(None, "pct"), format_value(0.8412, "sec")
+    ('99.5%', '-', '0.84 s')
+    """
+    if value is None:
+        return "-"
+    if kind == "pct":
+        return f"{100 * value:.1f}%"
+    if kind == "sec":
+        return f"{value:.2f} s"
+    return f"{value:g}"
+
+
+def _metric_spec(report: Any) -> list[tuple[str, str, str]]:
+    return SUDOKU_METRICS if report.to_dict()["kind"] == "sudoku" else SYNTHETIC_METRICS
+
+
+def _support(report: Any, key: str) -> str:
+    if key in _SUPPORT:
+        right, total = _SUPPORT[key]
+        return f"{report.totals[right]} / {report.totals[total]}"
+    if key in ("exact_maps",):
+        return f"{report.totals['exact']} / {report.photos}"
+    if key in ("all_found_photos", "no_diagonal_photos", "map_right_photos"):
+        return f"{report.totals[key]} / {report.photos}"
+    if key == "failure_rate":
+        return f"{report.failures} / {report.photos}"
+    return ""
+
+
+def summary_rows(report: Any) -> list[tuple[str, str, str]]:
+    """(metric, value, support) text rows of a report's summary."""
+    return [
+        (name, format_value(report.metrics.get(key), kind), _support(report, key))
+        for key, name, kind in _metric_spec(report)
+    ]
+
+
+def _title(report: Any) -> str:
+    info = report.info
+    kind = "sudoku photos" if report.to_dict()["kind"] == "sudoku" else "synthetic photos"
+    return (
+        f"{kind}: {report.photos} from {info.get('directory', '?')} "
+        f"(ocr {info.get('ocr', '?')}, {info.get('workers', '?')} workers)"
+    )
+
+
+def to_markdown(report: Any) -> str:
+    """A markdown table of the summary of a report, for the README.
+
+    Returns
+    -------
+    str
+        A caption line, a blank line, then a ``| metric | value | n |`` table.
+    """
+    lines = [f"*{_title(report)}*", "", "| metric | value | n |", "|---|---:|---:|"]
+    lines += [f"| {name} | {value} | {support} |" for name, value, support in summary_rows(report)]
+    return "\n".join(lines) + "\n"
+
+
+def _photo_table(report: Any) -> Any:
+    from rich.table import Table
+
+    sudoku = report.to_dict()["kind"] == "sudoku"
+    table = Table(title="per photo", show_lines=False)
+    if sudoku:
+        columns = ["photo", "s", "countries", "found", "4-adj", "diag", "digits", "blanks"]
+    else:
+        columns = ["photo", "s", "truth", "pred", "matched", "adj ok", "armies ok", "exact"]
+    columns.append("failure")
+    for column in columns:
+        table.add_column(column, justify="left" if column in ("photo", "failure") else "right")
+    for row in report.rows:
+        seconds = "-" if row.seconds is None else f"{row.seconds:.2f}"
+        if sudoku:
+            cells = [
+                row.name,
+                seconds,
+                str(row.predicted_countries),
+                f"{row.cells_found}/{row.cells}",
+                f"{row.neighbour_adjacent}/{row.neighbour_pairs}",
+                str(row.diagonal_adjacent),
+                f"{row.digit_correct}/{row.digit_cells}",
+                f"{row.blank_correct}/{row.blank_cells}",
+                row.failure or "",
+            ]
+        else:
+            cells = [
+                row.name,
+                seconds,
+                str(row.truth_countries),
+                str(row.predicted_countries),
+                str(row.matched),
+                f"{row.adjacency_correct}/{row.adjacency_truth}",
+                f"{row.armies_correct}/{row.armies_total}",
+                "yes" if row.exact else "no",
+                row.failure or "",
+            ]
+        table.add_row(*cells)
+    return table
+
+
+def render(report: Any, *, rows: bool = True) -> list[Any]:
+    """Rich renderables of a report: the summary table, then the per-photo table.
+
+    Print them with ``rich.console.Console().print(*render(report))``.
+    """
+    from rich.table import Table
+
+    summary = Table(title=_title(report))
+    summary.add_column("metric")
+    summary.add_column("value", justify="right")
+    summary.add_column("n", justify="right")
+    for name, value, support in summary_rows(report):
+        summary.add_row(name, value, support)
+    return [summary, _photo_table(report)] if rows else [summary]
