@@ -665,7 +665,8 @@ def _bench_engine(*, json_output: bool, limit: int | None, out: Path | None) -> 
     except ImportError as e:
         _fail(f"bench engine: the solver benchmark is not available ({e})")
     extra = {} if limit is None else {"positions": limit}
-    report = _guard(lambda: engine_main(json_output=json_output, **extra))
+    progress = sys.stderr.isatty()
+    report = _guard(lambda: engine_main(json_output=json_output, progress=progress, **extra))
     if out is not None:
         _guard(lambda: write_atomic(out, json.dumps(report, indent=2) + "\n"))
     if json_output:

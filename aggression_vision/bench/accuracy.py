@@ -97,11 +97,17 @@ def country_shapes(
             if j != i
             and other is not None
             and other.area < host.area
+            # Cheap bounding-box test first: readers may return hundreds of regions.
+            and _boxes_overlap(host.bounds, other.bounds)
             and host.intersection(other).area >= settings.nested_fraction * other.area
         ]
         if enclaves:
             shapes[i] = host.difference(shapely.union_all(enclaves))
     return shapes
+
+
+def _boxes_overlap(a: tuple[float, ...], b: tuple[float, ...]) -> bool:
+    return not (b[0] > a[2] or b[2] < a[0] or b[1] > a[3] or b[3] < a[1])
 
 
 def iou_matrix(truth_shapes: Sequence[Any], predicted_shapes: Sequence[Any]) -> np.ndarray:
@@ -116,12 +122,8 @@ def iou_matrix(truth_shapes: Sequence[Any], predicted_shapes: Sequence[Any]) -> 
     for i, t in enumerate(truth_shapes):
         if t is None:
             continue
-        tx0, ty0, tx1, ty1 = t.bounds
         for j, p in enumerate(predicted_shapes):
-            if p is None:
-                continue
-            px0, py0, px1, py1 = p.bounds
-            if px0 > tx1 or px1 < tx0 or py0 > ty1 or py1 < ty0:
+            if p is None or not _boxes_overlap(t.bounds, p.bounds):
                 continue
             inter = t.intersection(p).area
             if inter > 0:

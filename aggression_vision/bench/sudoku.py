@@ -256,12 +256,12 @@ class SudokuScore:
         return row
 
 
-def _innermost_containing(shapes: Sequence[Any], point: Any) -> int | None:
-    best, best_area = None, float("inf")
-    for index, shape in enumerate(shapes):
-        if shape is not None and shape.area < best_area and shape.covers(point):
-            best, best_area = index, shape.area
-    return best
+def _innermost_containing(shapes: Sequence[Any], areas: np.ndarray, point: Any) -> int | None:
+    """Index of the smallest shape covering ``point`` (None entries never do)."""
+    import shapely
+
+    hits = np.flatnonzero(shapely.covers(shapes, point))
+    return int(hits[np.argmin(areas[hits])]) if len(hits) else None
 
 
 def score_sudoku(
@@ -312,11 +312,14 @@ def score_sudoku(
         shape = shapely.make_valid(shapely.Polygon([(float(x), float(y)) for x, y in points]))
         shapes.append(shape if shape.area > 0 else None)
 
+    # shapely's vectorised predicates take None as a missing geometry (never covers).
+    shape_array = np.array(shapes, dtype=object)
+    areas = np.array([np.inf if s is None else s.area for s in shapes])
     centres = cell_centres(photo)
     owner = np.full((GRID, GRID), -1)
     for row in range(GRID):
         for col in range(GRID):
-            hit = _innermost_containing(shapes, shapely.Point(centres[row, col]))
+            hit = _innermost_containing(shape_array, areas, shapely.Point(centres[row, col]))
             owner[row, col] = -1 if hit is None else hit
     counts = np.bincount(owner[owner >= 0].ravel(), minlength=len(countries))
     found = (owner >= 0) & (counts[np.maximum(owner, 0)] == 1)

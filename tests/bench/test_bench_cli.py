@@ -68,7 +68,7 @@ def test_engine_is_dispatched(monkeypatch: pytest.MonkeyPatch) -> None:
     result = bench("engine", "--json", "--limit", "3")
     assert result.exit_code == 0, result.output
     assert json.loads(result.stdout) == {"kind": "engine", "sizes": [20]}
-    assert calls == [{"json_output": True, "positions": 3}]
+    assert calls == [{"json_output": True, "positions": 3, "progress": False}]
     assert bench("engine").stdout.strip() == "| size | 20 |"
 
 
