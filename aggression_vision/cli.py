@@ -219,14 +219,7 @@ def conquest_json(state: GameState, move: Conquest) -> dict[str, Any]:
 
 
 def _describe_conquest(state: GameState, move: Conquest) -> str:
-    assert state.to_move is not None
-    attack, names = state.attack_on(move.target, state.to_move)
-    parts = ", ".join(f"{c} {state.armies[c]}" for c in names)
-    verb = "conquers" if len(names) == 1 else "conquer"
-    return (
-        f"{', '.join(names)} {verb} {move.target}: attack {attack} ({parts}) "
-        f"> defence {state.armies[move.target]}"
-    )
+    return state.describe_attack(move.target)
 
 
 # -- commands ---------------------------------------------------------------------------
@@ -653,7 +646,8 @@ def bench(
 
         from aggression_vision.bench.report import render
 
-        console = Console()
+        # Piped to a file, keep every column rather than rich's default 80 characters.
+        console = Console() if sys.stdout.isatty() else Console(width=200)
         for r in reports:
             console.print(*render(r))
 

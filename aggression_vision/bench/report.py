@@ -138,12 +138,17 @@ def _photo_table(report: Any) -> Any:
     sudoku = report.to_dict()["kind"] == "sudoku"
     table = Table(title="per photo", show_lines=False)
     if sudoku:
-        columns = ["photo", "s", "countries", "found", "4-adj", "diag", "digits", "blanks"]
+        columns = ["photo", "s", "regions", "found", "4-adj", "diag", "digits", "blanks"]
     else:
         columns = ["photo", "s", "truth", "pred", "matched", "adj ok", "armies ok", "exact"]
     columns.append("failure")
     for column in columns:
-        table.add_column(column, justify="left" if column in ("photo", "failure") else "right")
+        if column in ("photo", "failure"):
+            # Names and reasons are what one reads the table for: fold, never truncate.
+            width = min(32, max((len(row.name) for row in report.rows), default=5))
+            table.add_column(column, overflow="fold", min_width=width if column == "photo" else 8)
+        else:
+            table.add_column(column, justify="right", no_wrap=True)
     for row in report.rows:
         seconds = "-" if row.seconds is None else f"{row.seconds:.2f}"
         if sudoku:
