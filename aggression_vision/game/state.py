@@ -182,14 +182,33 @@ class GameState:
         """
         total = 0
         names = []
+        near = self.board.neighbours(target)
         for c in self.board.countries:
-            if c in self.board.neighbours(target) and self.owner[c] == player:
-                if c not in self.conquered:
-                    n = self.armies[c]
-                    assert n is not None
-                    total += n
-                    names.append(c)
+            if c in near and self.owner[c] == player and c not in self.conquered:
+                n = self.armies[c]
+                assert n is not None
+                total += n
+                names.append(c)
         return total, names
+
+    def describe_attack(self, target: CountryId, player: Player | None = None) -> str:
+        """The attack on ``target`` in words, e.g. ``"C, G conquer D: attack 23 (C 12, G 11) >
+        defence 12"``; ``player`` defaults to the player to move.
+
+        >>> b = Board.from_pairs(["A", "B"], [("A", "B")])
+        >>> s = GameState.initial(b).apply(Placement("A", 60)).apply(Placement("B", 30))
+        >>> s.describe_attack("B")
+        'A conquers B: attack 60 (A 60) > defence 30'
+        """
+        p = player or self.to_move
+        assert p is not None
+        attack, names = self.attack_on(target, p)
+        defence = self.armies[target]
+        parts = ", ".join(f"{c} {self.armies[c]}" for c in names)
+        verb = "conquers" if len(names) == 1 else "conquer"
+        relation = ">" if defence is not None and attack > defence else "<="
+        who = ", ".join(names) or p
+        return f"{who} {verb} {target}: attack {attack} ({parts}) {relation} defence {defence}"
 
     def _conquests_for(self, player: Player) -> list[Conquest]:
         out = []
