@@ -208,3 +208,17 @@ def test_real_metadata_broken_reading() -> None:
     assert row.cells_found == 81
     assert row.neighbour_adjacent == 0 and row.diagonal_adjacent == 64
     assert row.digit_correct == 0 and row.blank_correct == row.blank_cells
+
+
+def test_markdown_of_a_sudoku_report() -> None:
+    from aggression_vision.bench.report import to_markdown
+
+    photo = made_up_photo()
+    doc = perfect_document(photo)
+    doc["adjacency"].append(["r0c0", "r1c1"])
+    report = summarize_sudoku([score_sudoku(photo, doc, seconds=0.5)], info={"ocr": "cnn"})
+    text = to_markdown(report)
+    assert "| cells found | 100.0% | 81 / 81 |" in text
+    assert "| diagonal pairs read as adjacent (count) | 1 |  |" in text
+    assert "| photos with no diagonal adjacency | 0.0% | 0 / 1 |" in text
+    assert "| seconds per photo, median | 0.50 s |  |" in text
