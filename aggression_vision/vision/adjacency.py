@@ -1,0 +1,97 @@
+"""Which countries share a border, and how long that border is."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+
+def grow_labels(
+    labels: NDArray[np.int32], *, reach: float, barrier: NDArray[np.bool_] | None = None
+) -> NDArray[np.int32]:
+    """Grow every label over the unlabelled pixels around it, up to ``reach`` pixels.
+
+    Each unlabelled pixel within ``reach`` of a label takes the label of the
+    nearest labelled pixel (a Voronoi split of the border ink between the
+    countries on either side).
+
+    Parameters
+    ----------
+    labels : (H, W) int32
+        0 for unlabelled pixels.
+    reach : float
+        Largest distance, in pixels, a label grows.
+    barrier : (H, W) bool, optional
+        Pixels that stay 0 whatever their distance (the sea).
+
+    Returns
+    -------
+    (H, W) int32
+    """
+    free = (labels == 0).astype(np.uint8)
+    if not free.any() or free.all():
+        return labels.copy()
+    dist, nearest = cv2.distanceTransformWithLabels(
+        free, cv2.DIST_L2, 5, labelType=cv2.DIST_LABEL_PIXEL
+    )
+    # ``nearest`` numbers the zero pixels of ``free`` (the labelled pixels) in
+    # scan order, starting at 1.
+    seeds = labels[free == 0]
+    lookup = np.zeros(len(seeds) + 1, dtype=np.int32)
+    lookup[1:] = seeds
+    grown = lookup[nearest]
+    grown[dist > reach] = 0
+    if barrier is not None:
+        grown[barrier] = 0
+    grown[free == 0] = labels[free == 0]
+    return grown
+
+
+def border_lengths(grown: NDArray[np.int32]) -> dict[tuple[int, int], float]:
+    """Length of the common boundary of every pair of touching labels.
+
+    Counts the 4-neighbour pixel pairs whose labels differ (both non-zero).
+    A meeting at a single point gives one or two such pairs; a shared border
+    of length L gives about L.
+
+    Parameters
+    ----------
+    grown : (H, W) int32
+
+    Returns
+    -------
+    dict mapping (i, j) with i < j to the length in pixels.
+    """
+    lengths: dict[tuple[int, int], float] = {}
+    for a, b in ((grown[:, :-1], grown[:, 1:]), (grown[:-1, :], grown[1:, :])):
+        sel = (a != b) & (a > 0) & (b > 0)
+        if not sel.any():
+            continue
+        lo = np.minimum(a[sel], b[sel]).astype(np.int64)
+        hi = np.maximum(a[sel], b[sel]).astype(np.int64)
+        key = lo * (int(grown.max()) + 1) + hi
+        keys, counts = np.unique(key, return_counts=True)
+        base = int(grown.max()) + 1
+        for k, c in zip(keys.tolist(), counts.tolist(), strict=True):
+            pair = (k // base, k % base)
+            lengths[pair] = lengths.get(pair, 0.0) + float(c)
+    return lengths
+
+
+def find_adjacency(grown: NDArray[np.int32], *, min_length: float) -> list[tuple[int, int, float]]:
+    """Pairs of countries whose common border is at least ``min_length`` pixels.
+
+    Parameters
+    ----------
+    grown : (H, W) int32
+        Country labels grown across the border ink (see :func:`grow_labels`).
+    min_length : float
+        Shortest border, in pixels, that makes two countries adjacent.
+
+    Returns
+    -------
+    list of (i, j, length) with i < j, sorted.
+    """
+    lengths = border_lengths(grown)
+    return sorted((i, j, n) for (i, j), n in lengths.items() if n >= min_length)

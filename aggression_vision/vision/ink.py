@@ -1,0 +1,251 @@
+"""Separate drawn ink from paper: background normalisation, thresholds, ruling removal."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from aggression_vision.vision.settings import ReaderSettings
+
+
+@dataclass
+class Ink:
+    """The ink found on the working image.
+
+    Attributes
+    ----------
+    gray : (H, W) uint8
+        Grayscale working image.
+    darkness : (H, W) float32
+        0 for paper, towards 1 for ink as dark as black: ``1 - gray / paper``.
+    mask : (H, W) bool
+        Drawn ink, printed ruling removed.
+    ruling : (H, W) bool
+        Pixels removed as printed paper ruling (squares, Seyes, lines).
+    line_width : float
+        Typical stroke width of the drawn ink, in working pixels.
+    """
+
+    gray: NDArray[np.uint8]
+    darkness: NDArray[np.float32]
+    mask: NDArray[np.bool_]
+    ruling: NDArray[np.bool_]
+    line_width: float
+
+
+def paper_darkness(gray: NDArray[np.uint8], *, settings: ReaderSettings) -> NDArray[np.float32]:
+    """How much darker than the local paper each pixel is.
+
+    The paper brightness is estimated by a grey-level closing (which erases
+    strokes thinner than the kernel) at a quarter of the resolution, so uneven
+    light and soft shadows cancel out.
+
+    Parameters
+    ----------
+    gray : (H, W) uint8
+    settings : ReaderSettings
+
+    Returns
+    -------
+    (H, W) float32 in [0, 1].
+    """
+    h, w = gray.shape
+    f = 4
+    small = cv2.resize(gray, (max(1, w // f), max(1, h // f)), interpolation=cv2.INTER_AREA)
+    k = max(3, int(round(settings.background_kernel * max(h, w) / f)) | 1)
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
+    paper = cv2.morphologyEx(small, cv2.MORPH_CLOSE, kernel)
+    paper = cv2.GaussianBlur(paper, (k, k), 0)
+    paper = cv2.resize(paper, (w, h), interpolation=cv2.INTER_LINEAR).astype(np.float32)
+    dark = 1.0 - gray.astype(np.float32) / np.maximum(paper, 1.0)
+    return np.clip(dark, 0.0, 1.0)
+
+
+def stroke_width(mask: NDArray[np.bool_]) -> float:
+    """Typical stroke width of a binary drawing, in pixels.
+
+    For thin strokes, area ~ width x length and perimeter ~ 2 x length, so
+    width ~ 2 x area / perimeter (taken over the long components, which are
+    borders rather than dots).
+    """
+    m = mask.astype(np.uint8)
+    contours, _ = cv2.findContours(m, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_NONE)
+    if not contours:
+        return 2.0
+    perimeter = sum(cv2.arcLength(c, True) for c in contours)
+    area = float(m.sum())
+    if perimeter <= 0:
+        return 2.0
+    return float(np.clip(2.0 * area / perimeter, 1.0, 50.0))
+
+
+def _hysteresis(weak: NDArray[np.bool_], strong: NDArray[np.bool_]) -> NDArray[np.bool_]:
+    """Components of ``weak`` that contain at least one ``strong`` pixel."""
+    count, labels = cv2.connectedComponents(weak.astype(np.uint8), connectivity=8)
+    keep = np.zeros(count, dtype=bool)
+    keep[np.unique(labels[strong & weak])] = True
+    keep[0] = False
+    return keep[labels]
+
+
+def _dominant_angle(darkness: NDArray[np.float32], mask: NDArray[np.bool_]) -> float:
+    """Dominant stroke direction in degrees (0..90), from gradient orientations.
+
+    A printed ruling produces two sharp peaks 90 degrees apart; folding the
+    orientation modulo 90 degrees adds them up.
+    """
+    gx = cv2.Sobel(darkness, cv2.CV_32F, 1, 0, ksize=3)
+    gy = cv2.Sobel(darkness, cv2.CV_32F, 0, 1, ksize=3)
+    mag = cv2.magnitude(gx, gy)
+    near = cv2.dilate(mask.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
+    sel = near & (mag > 0.05)
+    angle = np.degrees(np.arctan2(gy[sel], gx[sel])) % 90.0
+    hist = np.bincount(np.round(angle * 2).astype(int) % 180, weights=mag[sel], minlength=180)
+    smooth = sum(np.roll(hist, k) for k in range(-2, 3))
+    return float(np.argmax(smooth)) / 2.0
+
+
+def _line_peaks(profile: NDArray[np.float64], min_height: float) -> NDArray[np.int64]:
+    """Indices of the local maxima of ``profile`` above ``min_height``."""
+    p = np.convolve(profile, np.ones(3) / 3, mode="same")
+    left = np.r_[-1.0, p[:-1]]
+    right = np.r_[p[1:], -1.0]
+    return np.nonzero((p >= left) & (p > right) & (p >= min_height))[0]
+
+
+def _lattice_chain(peaks: NDArray[np.int64]) -> int:
+    """Length of the longest chain of regularly spaced peaks.
+
+    Neighbouring peaks must be one step apart (two when a line is missing);
+    the step is the median gap.
+    """
+    if len(peaks) < 3:
+        return len(peaks)
+    gaps = np.diff(peaks).astype(np.float64)
+    step = float(np.median(gaps))
+    if step < 6:
+        return 0
+    ratio = gaps / step
+    ok = (np.abs(ratio - np.round(ratio)) < 0.2) & (np.round(ratio) >= 1) & (np.round(ratio) <= 2)
+    best = run = 0
+    for good, r in zip(ok, np.round(ratio), strict=True):
+        run = run + int(r) if good else 0
+        best = max(best, run)
+    return best + 1
+
+
+def _is_ruling(runs: NDArray[np.uint8], *, settings: ReaderSettings) -> bool:
+    """Whether horizontal straight runs form a printed ruling.
+
+    The image is cut into vertical strips (a curled page bends long lines, so
+    one profile over the whole width would smear them); in each strip the row
+    profile of the runs must show a long regular lattice of lines.
+    """
+    nh, nw = runs.shape
+    strips = settings.grid_strips
+    width = nw // strips
+    passed = 0
+    for i in range(strips):
+        part = runs[:, i * width : (i + 1) * width]
+        profile = part.sum(axis=1).astype(np.float64)
+        peaks = _line_peaks(profile, settings.grid_min_coverage * width)
+        if _lattice_chain(peaks) >= settings.grid_min_lines:
+            passed += 1
+    return passed >= max(1, strips // 2)
+
+
+def find_ruling(
+    darkness: NDArray[np.float32],
+    mask: NDArray[np.bool_],
+    *,
+    settings: ReaderSettings,
+) -> NDArray[np.bool_]:
+    """Pixels of printed paper ruling (the lines of squared, Seyes or lined paper).
+
+    A ruling is a family of at least ``grid_min_lines`` long straight parallel
+    lines, regularly spaced, that runs across most of the page. Hand-drawn
+    maps (even ruler-drawn ones) and printed grids like a sudoku's have far
+    fewer parallel lines. Drawn ink much darker than the ruling is kept where
+    it runs along a ruling line.
+
+    Parameters
+    ----------
+    darkness : (H, W) float32
+    mask : (H, W) bool
+        The ink before ruling removal.
+    settings : ReaderSettings
+
+    Returns
+    -------
+    (H, W) bool: the pixels of ``mask`` that belong to a printed ruling.
+    """
+    h, w = mask.shape
+    long_side = max(h, w)
+    ruling = np.zeros((h, w), dtype=bool)
+    if not mask.any():
+        return ruling
+    base = _dominant_angle(darkness, mask)
+    m8 = mask.astype(np.uint8)
+    run = max(15, int(round(settings.grid_run * long_side)))
+    for angle in (base, base + 90.0):
+        # Rotate so that this family of lines is horizontal (gradient angle
+        # "angle" means lines run at angle + 90).
+        centre = (w / 2.0, h / 2.0)
+        rot = cv2.getRotationMatrix2D(centre, angle - 90.0, 1.0)
+        cos, sin = abs(rot[0, 0]), abs(rot[0, 1])
+        nw, nh = int(h * sin + w * cos) + 2, int(h * cos + w * sin) + 2
+        rot[0, 2] += nw / 2.0 - centre[0]
+        rot[1, 2] += nh / 2.0 - centre[1]
+        rotated = cv2.warpAffine(m8, rot, (nw, nh), flags=cv2.INTER_NEAREST)
+        # Thicken across the lines so that a line tilted by perspective still
+        # holds a long straight run.
+        thick = cv2.dilate(rotated, np.ones((5, 1), np.uint8))
+        runs = cv2.morphologyEx(thick, cv2.MORPH_OPEN, np.ones((1, run), np.uint8))
+        # Detect on the thick runs (a slightly tilted line still fills its
+        # rows), then keep only the ink inside them.
+        if not _is_ruling(runs, settings=settings):
+            continue
+        runs &= rotated
+        back = cv2.warpAffine(
+            runs, rot, (w, h), flags=cv2.INTER_NEAREST | cv2.WARP_INVERSE_MAP
+        ).astype(bool)
+        ruling |= back & mask
+    if not ruling.any():
+        return ruling
+    # Keep drawn strokes that run along a ruling line: they are much darker.
+    level = float(np.median(darkness[ruling]))
+    keep = darkness > max(level * settings.grid_darker, level + 0.15)
+    return ruling & ~keep
+
+
+def find_ink(image: NDArray[np.uint8], *, settings: ReaderSettings) -> Ink:
+    """Find the drawn ink of the working image.
+
+    Parameters
+    ----------
+    image : (H, W, 3) uint8 BGR
+        The working image.
+    settings : ReaderSettings
+
+    Returns
+    -------
+    Ink
+    """
+    gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    darkness = paper_darkness(gray, settings=settings)
+    weak = darkness > settings.ink_darkness
+    strong = darkness > settings.ink_darkness_strong
+    mask = _hysteresis(weak, strong)
+    ruling = find_ruling(darkness, mask, settings=settings)
+    if ruling.any():
+        mask = mask & ~ruling
+        # Specks left where ruling crossed: drop components smaller than a dot.
+        count, labels, stats, _ = cv2.connectedComponentsWithStats(mask.astype(np.uint8), 8)
+        small = stats[:, cv2.CC_STAT_AREA] < settings.ruling_speck
+        small[0] = False
+        mask &= ~small[labels]
+    line_width = stroke_width(mask)
+    return Ink(gray, darkness, mask, ruling, line_width)

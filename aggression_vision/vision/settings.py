@@ -1,0 +1,101 @@
+"""Every threshold of the region stage, with its unit, in one place.
+
+Lengths are expressed relative to something the reader measures on the photo
+(the working image's long side, or the typical border line width), never as
+fixed pixel counts, so the same settings serve a 1 MP and a 50 MP photo.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class ReaderSettings:
+    """Tunable parameters of the photo reader (page, ink, regions, adjacency).
+
+    Attributes
+    ----------
+    max_pixels : int
+        Photos with more pixels are refused (decompression-bomb guard).
+    working_long_side : int
+        Long side, in pixels, of the working image the page is resampled to.
+    page_min_area : float
+        Smallest sheet accepted by the page finder, as a fraction of the photo area.
+    page_max_area : float
+        Largest sheet accepted, as a fraction of the photo area (a quadrilateral
+        touching every photo edge is the photo, not a sheet).
+    page_margin : float
+        Band removed along the rectified sheet's edges, as a fraction of its long
+        side (paper edge shadows and the torn/curled border).
+    background_kernel : float
+        Size of the paper-background estimate (morphological closing), as a
+        fraction of the working long side; larger than any stroke, smaller than
+        a shadow's gradient.
+    ink_darkness : float
+        A pixel is ink when it is at least this much darker than the local
+        paper (0..1, fraction of the paper's brightness).
+    ink_darkness_strong : float
+        Seed darkness for hysteresis: ink components must contain a pixel at
+        least this dark.
+    ink_min_blob : float
+        Ink components smaller than this (in squared line widths) are noise.
+    grid_min_lines : int
+        A family of parallel straight lines is a printed paper ruling only when
+        it has at least this many lines.
+    grid_run : float
+        Straight runs at least this long (fraction of the long side) are
+        candidates for printed ruling lines.
+    grid_min_coverage : float
+        A ruling line is covered by straight runs over at least this fraction
+        of a strip's width.
+    grid_strips : int
+        The page is cut into this many strips across the lines to look for a
+        ruling; at least half of them must show one.
+    grid_darker : float
+        Ink darker than this many times the ruling's median darkness is drawn
+        over the ruling and kept.
+    ruling_speck : int
+        Pixels: ink fragments left by ruling removal smaller than this are dropped.
+    gap_close : float
+        Border gaps up to this many line widths are closed.
+    writing_max_extent : float
+        An ink component whose bounding box long side is below this fraction of
+        the map's extent is writing, not a border.
+    country_min_inradius : float
+        A region must contain a disc of this radius, in line widths, to be a
+        country (smaller ones are digit loops or slivers of a double border).
+    country_min_area : float
+        ... and an area of at least this many squared line widths.
+    adjacency_min_length : float
+        Two countries are adjacent when their common border is at least this many
+        line widths long (a meeting at a point yields about 1-2).
+    adjacency_reach : float
+        How far, in line widths, a country is grown across the border ink to meet
+        its neighbours (a double-drawn border must be bridged).
+    polygon_tolerance : float
+        Douglas-Peucker tolerance of the output polygons, in line widths.
+    """
+
+    max_pixels: int = 60_000_000
+    working_long_side: int = 1400
+    page_min_area: float = 0.15
+    page_max_area: float = 0.98
+    page_margin: float = 0.012
+    background_kernel: float = 0.03
+    ink_darkness: float = 0.16
+    ink_darkness_strong: float = 0.28
+    ink_min_blob: float = 6.0
+    grid_min_lines: int = 14
+    grid_run: float = 0.05
+    grid_min_coverage: float = 0.5
+    grid_strips: int = 4
+    grid_darker: float = 1.6
+    ruling_speck: int = 12
+    gap_close: float = 3.0
+    writing_max_extent: float = 0.06
+    country_min_inradius: float = 3.5
+    country_min_area: float = 150.0
+    adjacency_min_length: float = 4.0
+    adjacency_reach: float = 4.0
+    polygon_tolerance: float = 0.5
