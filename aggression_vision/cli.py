@@ -482,7 +482,14 @@ def _suggest_overlay(path: Path, state: GameState, result: dict[str, Any], overl
 @app.command()
 def check(
     state_path: StateArg,
-    move: Annotated[str, typer.Argument(help="A move: 'C conquers D', 'D' or '12 in F'.")],
+    move: Annotated[
+        str,
+        typer.Argument(
+            help="A move ('C conquers D', 'D', '12 in F'), or a second photo/document AFTER: "
+            "then the move made between the two is found and judged.",
+            show_default=False,
+        ),
+    ],
     json_output: JsonOpt = False,
     to_move: ToMoveOpt = None,
     ocr: OcrOpt = OcrBackend.cnn,
@@ -493,8 +500,15 @@ def check(
     adjacent: AdjacentOpt = None,
     not_adjacent: NotAdjacentOpt = None,
 ) -> None:
-    """Is MOVE legal now? Exit 0 when it is, 1 when not (with the reason)."""
+    """Is MOVE legal now? Or: which move was made between BEFORE and AFTER, and was it legal?
+
+    Exit 0 when legal, 1 when not (with the reason). With two photos/documents
+    the corrections apply to the second (AFTER) reading.
+    """
     corr = _corrections(set_, owner, conquered, unoccupied, adjacent, not_adjacent)
+    if _names_a_file(move):
+        _check_pair(state_path, Path(move), json_output, to_move, ocr.value, corr)
+        return
     state, ann = _guard(
         lambda: load_state(state_path, to_move=to_move, ocr=ocr.value, corrections=corr)
     )
@@ -513,6 +527,110 @@ def check(
         verdict = "legal" if reason is None else "illegal"
         typer.echo(f"{result['move']}: {verdict} for {state.to_move}: {result['reason']}")
     if reason is not None:
+        raise typer.Exit(1)
+
+
+def _names_a_file(text: str) -> bool:
+    p = Path(text)
+    return p.suffix.lower() in PHOTO_SUFFIXES | {".json"} or (p.exists() and p.is_file())
+
+
+def _check_pair(
+    before: Path,
+    after: Path,
+    json_output: bool,
+    to_move: PlayerChoice | None,
+    ocr: str,
+    corr: Corrections,
+) -> None:
+    from aggression_vision.follow import compare_documents
+
+    def run() -> Any:
+        b_doc = read_document(before, ocr=ocr)
+        a_doc = read_document(after, ocr=ocr, corrections=corr)
+        player: Player | None = to_move.value if to_move is not None else None  # type: ignore[assignment]
+        return compare_documents(
+            b_doc, a_doc, before_source=str(before), after_source=str(after), to_move=player
+        )
+
+    comp = _guard(run)
+    _warn(comp.before_annotations.warnings)
+    v = comp.verdict
+    if json_output:
+        _print_json(v.to_json())
+    else:
+        verdict = "legal" if v.legal else "illegal"
+        what = f"{v.move} by {v.player}" if v.move is not None else "no single move"
+        typer.echo(f"{what}: {verdict}: {v.reason}")
+        for item in v.irregularities:
+            typer.echo(f"  irregular: {item}")
+    if not v.legal:
+        raise typer.Exit(1)
+
+
+@app.command()
+def track(
+    game_dir: Annotated[Path, typer.Argument(help="The game folder (created on the first photo).")],
+    photo: Annotated[Path, typer.Argument(help="The newest photo (or state document) of the map.")],
+    json_output: JsonOpt = False,
+    to_move: ToMoveOpt = None,
+    ocr: OcrOpt = OcrBackend.cnn,
+    set_: SetOpt = None,
+    owner: OwnerOpt = None,
+    conquered: ConqueredOpt = None,
+    unoccupied: UnoccupiedOpt = None,
+    adjacent: AdjacentOpt = None,
+    not_adjacent: NotAdjacentOpt = None,
+) -> None:
+    """Record the move shown by a new photo in a game folder, then print the move table.
+
+    The first photo starts the game. Each next one is judged against the last
+    state: a legal move is recorded (photo copied in, move log, state), an
+    illegal one is refused (exit 1) and nothing is written. Correct a misread
+    with --set/--owner/... before it is recorded.
+    """
+    from aggression_vision.follow import GameFolder
+
+    corr = _corrections(set_, owner, conquered, unoccupied, adjacent, not_adjacent)
+
+    def run() -> tuple[Any, Any, GameFolder]:
+        folder = GameFolder(game_dir)
+        doc = read_document(photo, ocr=ocr.value, corrections=corr)
+        if not folder.is_started():
+            return None, folder.start(photo, doc), folder
+        player: Player | None = to_move.value if to_move is not None else None  # type: ignore[assignment]
+        comp, entry = folder.record(photo, doc, to_move=player)
+        return comp, entry, folder
+
+    comp, entry, folder = _guard(run)
+    state_doc = _guard(folder.state_document)
+    result: dict[str, Any] = {
+        "recorded": entry is not None,
+        "verdict": comp.verdict.to_json() if comp is not None else None,
+        "moves": [{"n": n, "player": p, "move": m} for n, p, m in _guard(folder.table)],
+        "score": state_doc["score"],
+        "to_move": state_doc["to_move"],
+    }
+    if json_output:
+        _print_json(result)
+    else:
+        if comp is None:
+            typer.echo(f"started {game_dir} with {len(state_doc['countries'])} countries")
+        elif entry is None:
+            v = comp.verdict
+            what = f"{v.move} by {v.player}" if v.move is not None else "no single move"
+            typer.echo(f"not recorded: {what}: illegal: {v.reason}")
+            for item in v.irregularities:
+                typer.echo(f"  irregular: {item}")
+        for n, p, m in folder.table():
+            typer.echo(f"{n:>3}  {p:<12} {m}")
+        names = state_doc.get("players") or {}
+        s = state_doc["score"]
+        typer.echo(
+            f"score: {names.get('first', 'first')} {s['first']}, "
+            f"{names.get('second', 'second')} {s['second']}"
+        )
+    if entry is None:
         raise typer.Exit(1)
 
 
