@@ -465,8 +465,25 @@ def _suggest_phase2(state: GameState, *, json_output: bool, time_limit: float | 
     advice = advise(state, time_limit=time_limit if time_limit is not None else 3.0)
     if json_output:
         _print_json(advice.to_json())
-    else:
-        typer.echo(advice.describe())
+        return
+    out = advice.to_json()
+    best = out["best"]
+    typer.echo(f"best for {out['to_move']}: {best['armies']} in {best['country']}")
+    typer.echo(
+        f"expected margin {out['expected_margin']:+.2f} (first minus second), "
+        f"{out['to_move']} wins {100 * out['win_rate']:.0f}% of {out['simulations']} simulations"
+    )
+    if out["threatens"]:
+        typer.echo(f"threatens: {', '.join(out['threatens'])}")
+    if out["protects"]:
+        typer.echo(f"protects: {', '.join(out['protects'])}")
+    for reason in out["reasons"]:
+        typer.echo(f"  {reason}")
+    for alt in out["alternatives"][1:6]:
+        typer.echo(
+            f"  or {alt['armies']:>3} in {alt['country']:<3} expected margin "
+            f"{alt['expected_margin']:+.2f}"
+        )
 
 
 def _suggest_overlay(path: Path, state: GameState, result: dict[str, Any], overlay: Path) -> None:
