@@ -202,11 +202,13 @@ def make_tasks(
 
 
 def summarise(results: Sequence[GameResult]) -> list[dict[str, Any]]:
-    """Per pairing: wins/draws/losses of the candidate, by seat, with the Wilson interval."""
+    """Per pairing (in order of first appearance): the candidate's wins/draws/losses.
+
+    Also by seat, with the 95% Wilson interval on the share of wins among
+    decided games, the mean margin and the seconds per placement.
+    """
     out = []
-    keys = sorted({(r.candidate, r.opponent) for r in results}, key=lambda k: k[1])
-    order = {r.opponent: i for i, r in reversed(list(enumerate(results)))}
-    keys.sort(key=lambda k: order[k[1]])
+    keys = list(dict.fromkeys((r.candidate, r.opponent) for r in results))
     for cand, opp in keys:
         rs = [r for r in results if (r.candidate, r.opponent) == (cand, opp)]
 
@@ -296,7 +298,8 @@ def run_arena(
                 results.append(res)
                 if progress:
                     progress(len(results), len(tasks))
-    results.sort(key=lambda r: (r.opponent, r.game))
+    rank = {name: i for i, name in enumerate(policies)}
+    results.sort(key=lambda r: (rank[r.opponent], r.game))
     return {
         "policies": list(policies),
         "games_per_pairing": games,

@@ -804,6 +804,83 @@ def _bench_engine(*, json_output: bool, limit: int | None, out: Path | None) -> 
         typer.echo(engine_markdown(report))
 
 
+@app.command()
+def arena(
+    games: Annotated[
+        int, typer.Option("--games", min=1, help="Games per pairing (both seats).")
+    ] = 200,
+    size: Annotated[int, typer.Option("--size", min=2, help="Countries per random map.")] = 20,
+    seed: Annotated[int, typer.Option("--seed", help="Seed of the maps and the policies.")] = 0,
+    policies: Annotated[
+        str,
+        typer.Option(
+            "--policies",
+            help="Candidate first, then its opponents: advisor, random, concentrate, spread, tips.",
+        ),
+    ] = "advisor,random,concentrate,spread,tips",
+    time_limit: Annotated[
+        float, typer.Option("--time-limit", min=0.01, help="Advisor seconds per placement.")
+    ] = 0.5,
+    iterations: Annotated[
+        int | None,
+        typer.Option(
+            "--iterations",
+            min=1,
+            help="Advisor simulations per placement (reproducible; --time-limit still caps).",
+            show_default=False,
+        ),
+    ] = None,
+    workers: Annotated[int, typer.Option("--workers", min=1, help="Worker processes.")] = 2,
+    json_output: JsonOpt = False,
+    out: Annotated[
+        Path | None,
+        typer.Option("--out", help="Also write the JSON report (with every game) here."),
+    ] = None,
+) -> None:
+    """Play whole games between phase-2 policies on random maps (phase 3 by perfect play).
+
+    Prints win/draw/loss of the first policy against each other one, with a 95% Wilson
+    interval on its share of wins among decided games.
+    """
+    from aggression_vision.arena import run_arena, to_markdown
+
+    names = [p.strip() for p in policies.split(",") if p.strip()]
+    progress_cb = None
+    bar = None
+    if sys.stderr.isatty():
+        from rich.progress import Progress
+
+        bar = Progress(transient=True)
+        bar.start()
+        task = bar.add_task("arena", total=None)
+
+        def progress_cb(done: int, total: int) -> None:
+            bar.update(task, completed=done, total=total)
+
+    try:
+        report = run_arena(
+            names,
+            games=games,
+            size=size,
+            seed=seed,
+            time_limit=time_limit,
+            iterations=iterations,
+            workers=workers,
+            progress=progress_cb,
+        )
+    except ValueError as e:
+        _fail(f"arena: {e}", 2)
+    finally:
+        if bar is not None:
+            bar.stop()
+    if out is not None:
+        _guard(lambda: write_atomic(out, json.dumps(report, indent=2) + "\n"))
+    if json_output:
+        _print_json({k: v for k, v in report.items() if k != "games"})
+        return
+    typer.echo(to_markdown(report))
+
+
 def main() -> None:
     """Console-script entry point."""
     app()

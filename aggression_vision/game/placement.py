@@ -10,7 +10,8 @@ How a placement is chosen
    them and the best ``settings.candidates`` are searched.
 2. Simulations: each candidate is played, the rest of phase 2 is finished for
    both players by a fast noisy policy
-   (:func:`~aggression_vision.game.policies.rollout_choice`), and the complete
+   (:func:`~aggression_vision.game.policies.rollout_choice`: the tips heuristic
+   with noise), and the complete
    allocation is scored by the exact phase-3 solver (perfect play by both).
    Round ``j`` uses the same random completion seed for every candidate
    (common random numbers), so candidates are compared on equal terms.
@@ -36,6 +37,7 @@ from aggression_vision.game.board import CountryId
 from aggression_vision.game.moves import PLAYERS, Placement, Player
 from aggression_vision.game.policies import (
     Compact,
+    RolloutSettings,
     candidate_amounts,
     finish,
     tips_score,
@@ -57,6 +59,8 @@ class AdvisorSettings:
     prior_weight: float = 1.0
     #: Rounds after which the worse half of the candidates is dropped: 2, 4, 8, ...
     first_halving: int = 2
+    #: How the simulated players finish phase 2.
+    rollout: RolloutSettings = RolloutSettings()
 
 
 @dataclass(frozen=True)
@@ -90,7 +94,9 @@ class PlacementAdvice:
     move won (draws count one half). ``threatens`` are the adjacent enemy
     countries the placement brings within reach of an attack; ``protects`` are
     the adjacent own countries it shields as a buffer (an enemy placement
-    there could have made them conquerable). ``exact`` is true only when every
+    there could have made them conquerable). ``alternatives`` lists the
+    searched candidates, the best first, then by simulations and mean reward.
+    ``exact`` is true only when every
     legal placement was scored by the exact solver (the last country of phase 2).
     """
 
@@ -260,7 +266,7 @@ def advise(
             _, c, a = cands[i]
             y = x.copy()
             y.place(c, a)
-            finish(y, random.Random(seed))
+            finish(y, random.Random(seed), settings.rollout)
             m = evaluate(y)
             mine = sign * m
             margins[i].append(m)
@@ -317,7 +323,7 @@ def advise(
         best=top.placement,
         expected_margin=top.expected_margin,
         win_rate=top.win_rate,
-        alternatives=[result(i) for i in others[:8]],
+        alternatives=[top, *(result(i) for i in others[:8])],
         threatens=threatens,
         protects=protects,
         exact=exact and len(cands) == sum(1 for ms in margins if ms),

@@ -313,11 +313,11 @@ class TipsPolicy:
         return _placement(x, c, a)
 
 
-# -- the fast stochastic policy of the advisor's rollouts -------------------------------
+# -- the stochastic policy of the advisor's rollouts -------------------------------
 
 
-def rollout_choice(x: Compact, rng: random.Random) -> tuple[int, int]:
-    """A quick, noisy, sensible placement (used to finish phase 2 in simulations).
+def quick_choice(x: Compact, rng: random.Random) -> tuple[int, int]:
+    """A very cheap, noisy, sensible placement.
 
     The country is the better of two random unoccupied ones by a one-line
     score (few enemy armies around, own countries around); the amount is a
@@ -356,10 +356,48 @@ def rollout_choice(x: Compact, rng: random.Random) -> tuple[int, int]:
     return c, min(cap, a)
 
 
-def finish(x: Compact, rng: random.Random) -> Compact:
+@dataclass(frozen=True)
+class RolloutSettings:
+    """Knobs of the advisor's rollout policy."""
+
+    #: Share of placements made by :func:`quick_choice` (exploration).
+    quick_share: float = 0.3
+    #: Unoccupied countries sampled for the tips heuristic at each placement.
+    sample: int = 6
+    #: Uniform noise added to the tips score (countries of margin).
+    noise: float = 0.5
+
+
+def rollout_choice(
+    x: Compact, rng: random.Random, settings: RolloutSettings = RolloutSettings()
+) -> tuple[int, int]:
+    """A noisy tips placement: the simulated players of the advisor's rollouts.
+
+    With probability ``quick_share`` a :func:`quick_choice`; otherwise the best
+    (country, armies) by :func:`tips_score` plus noise among a few random
+    unoccupied countries. Both players of a simulation play this way.
+    """
+    if rng.random() < settings.quick_share:
+        return quick_choice(x, rng)
+    free = x.free
+    sub = free if len(free) <= settings.sample else rng.sample(free, settings.sample)
+    best = (sub[0], 1)
+    best_s = -math.inf
+    for c in sub:
+        for a in candidate_amounts(x, c):
+            s = tips_score(x, c, a) + settings.noise * rng.random()
+            if s > best_s:
+                best_s = s
+                best = (c, a)
+    return best
+
+
+def finish(
+    x: Compact, rng: random.Random, settings: RolloutSettings = RolloutSettings()
+) -> Compact:
     """Play ``x`` (mutated) to the end of phase 2 with :func:`rollout_choice` for both."""
     while x.to_move >= 0:
-        c, a = rollout_choice(x, rng)
+        c, a = rollout_choice(x, rng, settings)
         x.place(c, a)
     return x
 
