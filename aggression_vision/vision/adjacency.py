@@ -2,14 +2,20 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import cv2
 import numpy as np
 from numpy.typing import NDArray
 
 
 def grow_labels(
-    labels: NDArray[np.int32], *, reach: float, barrier: NDArray[np.bool_] | None = None
-) -> NDArray[np.int32]:
+    labels: NDArray[np.int32],
+    *,
+    reach: float,
+    barrier: NDArray[np.bool_] | None = None,
+    return_distance: bool = False,
+) -> Any:
     """Grow every label over the unlabelled pixels around it, up to ``reach`` pixels.
 
     Each unlabelled pixel within ``reach`` of a label takes the label of the
@@ -25,13 +31,18 @@ def grow_labels(
     barrier : (H, W) bool, optional
         Pixels that stay 0 whatever their distance (the sea).
 
+    return_distance : bool
+        Also return each pixel's distance to the nearest labelled pixel.
+
     Returns
     -------
-    (H, W) int32
+    grown : (H, W) int32
+    distance : (H, W) float32, only with ``return_distance``
     """
     free = (labels == 0).astype(np.uint8)
     if not free.any() or free.all():
-        return labels.copy()
+        zero = np.zeros(labels.shape, np.float32)
+        return (labels.copy(), zero) if return_distance else labels.copy()
     dist, nearest = cv2.distanceTransformWithLabels(
         free, cv2.DIST_L2, 5, labelType=cv2.DIST_LABEL_PIXEL
     )
@@ -45,10 +56,15 @@ def grow_labels(
     if barrier is not None:
         grown[barrier] = 0
     grown[free == 0] = labels[free == 0]
-    return grown
+    return (grown, dist) if return_distance else grown
 
 
-def border_lengths(grown: NDArray[np.int32]) -> dict[tuple[int, int], float]:
+def border_lengths(
+    grown: NDArray[np.int32],
+    *,
+    distance: NDArray[np.float32] | None = None,
+    max_distance: float = np.inf,
+) -> dict[tuple[int, int], float]:
     """Length of the common boundary of every pair of touching labels.
 
     Counts the 4-neighbour pixel pairs whose labels differ (both non-zero).
@@ -58,14 +74,25 @@ def border_lengths(grown: NDArray[np.int32]) -> dict[tuple[int, int], float]:
     Parameters
     ----------
     grown : (H, W) int32
+    distance : (H, W) float32, optional
+        Distance of each pixel to the nearest country before growing.
+    max_distance : float
+        Boundary pixels farther than this from both countries do not count:
+        there the countries are separated by a blob of ink (a junction
+        smudged by writing), not by a line.
 
     Returns
     -------
     dict mapping (i, j) with i < j to the length in pixels.
     """
     lengths: dict[tuple[int, int], float] = {}
-    for a, b in ((grown[:, :-1], grown[:, 1:]), (grown[:-1, :], grown[1:, :])):
+    near = None if distance is None else distance <= max_distance
+    pairs = ((np.s_[:, :-1], np.s_[:, 1:]), (np.s_[:-1, :], np.s_[1:, :]))
+    for sa, sb in pairs:
+        a, b = grown[sa], grown[sb]
         sel = (a != b) & (a > 0) & (b > 0)
+        if near is not None:
+            sel &= near[sa] | near[sb]
         if not sel.any():
             continue
         lo = np.minimum(a[sel], b[sel]).astype(np.int64)
@@ -79,7 +106,13 @@ def border_lengths(grown: NDArray[np.int32]) -> dict[tuple[int, int], float]:
     return lengths
 
 
-def find_adjacency(grown: NDArray[np.int32], *, min_length: float) -> list[tuple[int, int, float]]:
+def find_adjacency(
+    grown: NDArray[np.int32],
+    *,
+    min_length: float,
+    distance: NDArray[np.float32] | None = None,
+    max_distance: float = np.inf,
+) -> list[tuple[int, int, float]]:
     """Pairs of countries whose common border is at least ``min_length`` pixels.
 
     Parameters
@@ -88,10 +121,14 @@ def find_adjacency(grown: NDArray[np.int32], *, min_length: float) -> list[tuple
         Country labels grown across the border ink (see :func:`grow_labels`).
     min_length : float
         Shortest border, in pixels, that makes two countries adjacent.
+    distance, max_distance
+        See :func:`border_lengths`.
+    distance, max_distance
+        See :func:`border_lengths`.
 
     Returns
     -------
     list of (i, j, length) with i < j, sorted.
     """
-    lengths = border_lengths(grown)
+    lengths = border_lengths(grown, distance=distance, max_distance=max_distance)
     return sorted((i, j, n) for (i, j), n in lengths.items() if n >= min_length)

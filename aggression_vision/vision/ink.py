@@ -64,22 +64,27 @@ def paper_darkness(gray: NDArray[np.uint8], *, settings: ReaderSettings) -> NDAr
     return np.clip(dark, 0.0, 1.0)
 
 
-def stroke_width(mask: NDArray[np.bool_]) -> float:
+def stroke_width(mask: NDArray[np.bool_], *, min_extent: float = 0.0) -> float:
     """Typical stroke width of a binary drawing, in pixels.
 
     For thin strokes, area ~ width x length and perimeter ~ 2 x length, so
-    width ~ 2 x area / perimeter (taken over the long components, which are
-    borders rather than dots).
+    width ~ 2 x area / perimeter. Only components whose bounding box's long
+    side is at least ``min_extent`` pixels take part (borders rather than
+    specks and writing), unless none is that large.
     """
     m = mask.astype(np.uint8)
+    if min_extent > 0:
+        count, labels, stats, _ = cv2.connectedComponentsWithStats(m, None, 8)
+        extent = np.maximum(stats[:, cv2.CC_STAT_WIDTH], stats[:, cv2.CC_STAT_HEIGHT])
+        big = extent >= min_extent
+        big[0] = False
+        if big.any():
+            m = big[labels].astype(np.uint8)
     contours, _ = cv2.findContours(m, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_NONE)
-    if not contours:
-        return 2.0
     perimeter = sum(cv2.arcLength(c, True) for c in contours)
-    area = float(m.sum())
     if perimeter <= 0:
         return 2.0
-    return float(np.clip(2.0 * area / perimeter, 1.0, 50.0))
+    return float(np.clip(2.0 * float(m.sum()) / perimeter, 1.0, 50.0))
 
 
 def _hysteresis(weak: NDArray[np.bool_], strong: NDArray[np.bool_]) -> NDArray[np.bool_]:
@@ -247,5 +252,5 @@ def find_ink(image: NDArray[np.uint8], *, settings: ReaderSettings) -> Ink:
         small = stats[:, cv2.CC_STAT_AREA] < settings.ruling_speck
         small[0] = False
         mask &= ~small[labels]
-    line_width = stroke_width(mask)
+    line_width = stroke_width(mask, min_extent=settings.writing_max_extent * max(gray.shape))
     return Ink(gray, darkness, mask, ruling, line_width)

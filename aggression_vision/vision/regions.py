@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass
 
 import cv2
 import numpy as np
@@ -132,6 +133,66 @@ def _to_photo(points: NDArray[np.float64], to_photo: NDArray[np.float64]) -> NDA
     return pts[:, :2] / pts[:, 2:3]
 
 
+@dataclass
+class _Found:
+    """Countries found among the paper areas left by a border network."""
+
+    count: int
+    pockets: NDArray[np.int32]
+    stats: NDArray[np.int32]
+    labels: NDArray[np.int32]
+    barrier: NDArray[np.bool_]
+    ids: NDArray[np.int64]
+    order: list[int]
+    centroids: list[tuple[float, float]]
+    area: NDArray[np.float64]
+
+
+def _countries(
+    borders: NDArray[np.bool_], *, line_width: float, settings: ReaderSettings
+) -> _Found:
+    """Label the countries enclosed by ``borders``, numbered in reading order.
+
+    A country is a paper area (4-connected) that does not touch the edge of
+    the working image (that is the sea) and that is big enough to hold a
+    number: an inscribed disc and an area scaled to the line width.
+    """
+    h, w = borders.shape
+    lw = line_width
+    free = ~borders
+    count, pockets, stats, inradius = _pockets(free)
+    area = stats[:, cv2.CC_STAT_AREA].astype(np.float64)
+    sea = _touches_border(stats, (h, w), margin=1)
+    is_country = (
+        (inradius >= settings.country_min_inradius * lw)
+        & (area >= settings.country_min_area * lw * lw)
+        & ~sea
+    )
+    is_country[0] = False  # label 0 is the border ink itself
+    sea[0] = False
+    ids = np.nonzero(is_country)[0]
+    heights = [float(stats[k, cv2.CC_STAT_HEIGHT]) for k in ids]
+    # Centroids from first moments, one pass over the label image.
+    flat = pockets.ravel()
+    sums = np.bincount(flat, minlength=count).astype(np.float64)
+    yy, xx = np.indices((h, w))
+    sx = np.bincount(flat, weights=xx.ravel(), minlength=count)
+    sy = np.bincount(flat, weights=yy.ravel(), minlength=count)
+    centroids = [(float(sx[k] / sums[k]), float(sy[k] / sums[k])) for k in ids]
+    order = _reading_order(centroids, heights)
+    lookup = np.zeros(count, dtype=np.int32)
+    for new, i in enumerate(order, start=1):
+        lookup[ids[i]] = new
+    labels = lookup[pockets]
+    # Countries grow across border ink and thin slivers (between the strokes
+    # of a double border), never into the sea or into wide paper areas that
+    # are not countries (they would make their neighbours meet).
+    wide = (inradius >= settings.barrier_inradius * lw) & ~is_country
+    wide[0] = False
+    barrier = (sea | wide)[pockets] & free
+    return _Found(count, pockets, stats, labels, barrier, ids, order, centroids, area)
+
+
 def segment(
     image: NDArray[np.uint8],
     *,
@@ -196,39 +257,37 @@ def segment(
     closed = close_gaps(borders, gap=settings.gap_close * lw)
     borders, more_writing = split_writing(closed, line_width=lw, settings=settings)
     writing |= more_writing & mask
-    free = ~borders
-    count, pockets, stats, inradius = _pockets(free)
-    area = stats[:, cv2.CC_STAT_AREA].astype(np.float64)
-    sea = _touches_border(stats, (h, w), margin=1)
-    is_country = (
-        (inradius >= settings.country_min_inradius * lw)
-        & (area >= settings.country_min_area * lw * lw)
-        & ~sea
-    )
-    is_country[0] = False  # label 0 is the border ink itself
-    sea[0] = False
+    found = _countries(borders, line_width=lw, settings=settings)
+    # Writing that touches a border is welded to the border network. Border
+    # ink lies along the boundaries between countries (and the coast); ink
+    # far from every such boundary sticks out into one country: writing.
+    full = grow_labels(found.labels, reach=float(h + w), barrier=found.barrier)
+    edge = np.zeros((h, w), dtype=bool)
+    edge[:, 1:] |= full[:, 1:] != full[:, :-1]
+    edge[1:, :] |= full[1:, :] != full[:-1, :]
+    if edge.any():
+        far = cv2.distanceTransform((~edge).astype(np.uint8), cv2.DIST_L2, 3)
+        stub = borders & (far > settings.protrusion_distance * lw)
+        if stub.any():
+            borders &= ~stub
+            writing |= stub & mask
+            # Whole strokes of writing, not just their far ends: grow the
+            # cut pieces back along the ink they came from.
+            found = _countries(borders, line_width=lw, settings=settings)
+    labels, sea_mask, stats = found.labels, found.barrier, found.stats
+    order, ids, centroids, area = found.order, found.ids, found.centroids, found.area
     t3 = time.perf_counter()
     timings["regions"] = t3 - t2
 
-    # Renumber countries in reading order.
-    ids = np.nonzero(is_country)[0]
-    heights = [float(stats[k, cv2.CC_STAT_HEIGHT]) for k in ids]
-    # Centroids from first moments, one pass over the label image.
-    flat = pockets.ravel()
-    sums = np.bincount(flat, minlength=count).astype(np.float64)
-    yy, xx = np.indices((h, w))
-    sx = np.bincount(flat, weights=xx.ravel(), minlength=count)
-    sy = np.bincount(flat, weights=yy.ravel(), minlength=count)
-    centroids = [(float(sx[k] / sums[k]), float(sy[k] / sums[k])) for k in ids]
-    order = _reading_order(centroids, heights)
-    lookup = np.zeros(count, dtype=np.int32)
-    for new, i in enumerate(order, start=1):
-        lookup[ids[i]] = new
-    labels = lookup[pockets]
-    sea_mask = sea[pockets] & free
-
-    grown = grow_labels(labels, reach=settings.adjacency_reach * lw, barrier=sea_mask)
-    adjacency = find_adjacency(grown, min_length=settings.adjacency_min_length * lw)
+    grown, dist = grow_labels(
+        labels, reach=settings.adjacency_reach * lw, barrier=sea_mask, return_distance=True
+    )
+    adjacency = find_adjacency(
+        grown,
+        min_length=settings.adjacency_min_length * lw,
+        distance=dist,
+        max_distance=settings.adjacency_max_gap * lw,
+    )
     t4 = time.perf_counter()
     timings["adjacency"] = t4 - t3
 

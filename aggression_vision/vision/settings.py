@@ -20,6 +20,10 @@ class ReaderSettings:
         Photos with more pixels are refused (decompression-bomb guard).
     working_long_side : int
         Long side, in pixels, of the working image the page is resampled to.
+    decode_oversampling : float
+        A JPEG is decoded at a reduced scale when its long side stays at least
+        this many times the working long side (the sheet may fill only part of
+        the photo).
     page_min_area : float
         Smallest sheet accepted by the page finder, as a fraction of the photo area.
     page_max_area : float
@@ -73,18 +77,31 @@ class ReaderSettings:
     adjacency_reach : float
         How far, in line widths, a country is grown across the border ink to meet
         its neighbours (a double-drawn border must be bridged).
+    adjacency_max_gap : float
+        Border counts towards adjacency only where the two countries are at
+        most this many line widths from it (a line or a double line between
+        them, not a blob of ink at a junction).
+    barrier_inradius : float
+        Paper areas that are not countries but hold a disc of this radius (in
+        line widths) stop the growth of countries (only thinner slivers, as
+        between the strokes of a double border, are bridged).
+    protrusion_distance : float
+        Border ink farther than this many line widths from every boundary
+        between countries sticks out into a country: it is writing touching
+        a border.
     polygon_tolerance : float
         Douglas-Peucker tolerance of the output polygons, in line widths.
     """
 
     max_pixels: int = 60_000_000
     working_long_side: int = 1400
+    decode_oversampling: float = 1.4
     page_min_area: float = 0.15
     page_max_area: float = 0.98
     page_margin: float = 0.012
     background_kernel: float = 0.03
-    ink_darkness: float = 0.16
-    ink_darkness_strong: float = 0.28
+    ink_darkness: float = 0.08
+    ink_darkness_strong: float = 0.25
     ink_min_blob: float = 6.0
     grid_min_lines: int = 14
     grid_run: float = 0.05
@@ -94,8 +111,11 @@ class ReaderSettings:
     ruling_speck: int = 12
     gap_close: float = 3.0
     writing_max_extent: float = 0.06
-    country_min_inradius: float = 3.5
-    country_min_area: float = 150.0
+    country_min_inradius: float = 2.5
+    country_min_area: float = 40.0
     adjacency_min_length: float = 4.0
     adjacency_reach: float = 4.0
+    barrier_inradius: float = 2.0
+    adjacency_max_gap: float = 2.2
+    protrusion_distance: float = 2.0
     polygon_tolerance: float = 0.5

@@ -1,0 +1,220 @@
+"""Draw a reading (or a suggestion) over the photo, readable on a phone screen."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from aggression_vision.errors import AggressionVisionError
+
+# BGR colours: owners, unoccupied, adjacency, outlines.
+FIRST = (200, 110, 20)
+SECOND = (40, 40, 215)
+NOBODY = (150, 150, 150)
+ADJACENT = (0, 200, 255)
+OUTLINE = (255, 255, 255)
+SHADOW = (30, 30, 30)
+HIGHLIGHT = (0, 220, 0)
+
+Photo = NDArray[np.uint8] | tuple[NDArray[np.uint8], tuple[int, int]]
+
+
+def _unpack(photo: Photo) -> tuple[NDArray[np.uint8], float]:
+    """The image and the factor from photo coordinates to its pixels."""
+    if isinstance(photo, tuple):
+        image, (width, _height) = photo
+        return image, image.shape[1] / float(width)
+    return photo, 1.0
+
+
+def _fit(image: NDArray[np.uint8], max_side: int) -> tuple[NDArray[np.uint8], float]:
+    h, w = image.shape[:2]
+    s = min(1.0, max_side / max(h, w))
+    if s < 1.0:
+        image = cv2.resize(image, None, fx=s, fy=s, interpolation=cv2.INTER_AREA)
+    return image.copy(), s
+
+
+def _polygons(document: dict[str, Any], scale: float) -> dict[str, NDArray[np.int32]]:
+    out = {}
+    for c in document.get("countries", []):
+        pts = c.get("polygon")
+        if pts and len(pts) >= 3:
+            arr = np.asarray(pts, dtype=np.float64) * scale
+            out[str(c["id"])] = np.round(arr).astype(np.int32).reshape(-1, 1, 2)
+    return out
+
+
+def _anchor(poly: NDArray[np.int32]) -> tuple[int, int]:
+    """A point well inside the polygon (its pole of inaccessibility, roughly)."""
+    x, y, w, h = cv2.boundingRect(poly)
+    mask = np.zeros((h + 2, w + 2), np.uint8)
+    cv2.fillPoly(mask, [poly - np.array([x - 1, y - 1])], 1)
+    dist = cv2.distanceTransform(mask, cv2.DIST_L2, 3)
+    _, _, _, (px, py) = cv2.minMaxLoc(dist)
+    return int(px + x - 1), int(py + y - 1)
+
+
+def _label(
+    image: NDArray[np.uint8],
+    text: str,
+    at: tuple[int, int],
+    *,
+    size: float,
+    colour: tuple[int, int, int],
+    underline: bool = False,
+    strike: bool = False,
+) -> None:
+    """Text centred at ``at`` on a white box, optionally underlined or struck out."""
+    font = cv2.FONT_HERSHEY_DUPLEX
+    thick = max(1, int(round(size * 2)))
+    (tw, th), base = cv2.getTextSize(text, font, size, thick)
+    x, y = at[0] - tw // 2, at[1] + th // 2
+    pad = max(2, int(round(6 * size)))
+    cv2.rectangle(
+        image, (x - pad, y - th - pad), (x + tw + pad, y + base + pad), (255, 255, 255), -1
+    )
+    cv2.rectangle(image, (x - pad, y - th - pad), (x + tw + pad, y + base + pad), colour, thick)
+    cv2.putText(image, text, (x, y), font, size, colour, thick, cv2.LINE_AA)
+    if underline:
+        cv2.line(image, (x, y + base), (x + tw, y + base), colour, thick, cv2.LINE_AA)
+    if strike:
+        cv2.line(image, (x - pad, y + base), (x + tw + pad, y - th), (0, 0, 0), thick + 1)
+
+
+def render_overlay(
+    photo: Photo, document: dict[str, Any], *, max_side: int = 2000
+) -> NDArray[np.uint8]:
+    """The photo with the reading drawn on it.
+
+    Each country is tinted by its owner (blue first, red second, grey
+    unoccupied), outlined, and named with its id and armies (underlined for
+    first, struck through when conquered); adjacent countries are joined by
+    yellow lines between their label points. Line widths and text scale with
+    the output size so that it reads on a phone screen.
+
+    Parameters
+    ----------
+    photo : (H, W, 3) uint8 BGR, or (image, (width, height)) as from ``load_image``
+        The photo as displayed; a reduced image with the full photo's size.
+    document : dict
+        A state document with polygons in photo pixel coordinates.
+    max_side : int
+        The output's long side is at most this many pixels.
+
+    Returns
+    -------
+    (h, w, 3) uint8 BGR
+    """
+    image, to_image = _unpack(photo)
+    canvas, s = _fit(image, max_side)
+    scale = to_image * s
+    unit = max(canvas.shape[:2]) / 1000.0  # 1 unit = 1/1000 of the long side
+    polys = _polygons(document, scale)
+    countries = {str(c["id"]): c for c in document.get("countries", [])}
+    # Tint: owners' colours, half transparent.
+    tint = canvas.copy()
+    for cid, poly in polys.items():
+        c = countries[cid]
+        colour = {"first": FIRST, "second": SECOND}.get(c.get("owner") or "", NOBODY)
+        cv2.fillPoly(tint, [poly], colour)
+    canvas = cv2.addWeighted(tint, 0.35, canvas, 0.65, 0)
+    line = max(2, int(round(3 * unit)))
+    for poly in polys.values():
+        cv2.polylines(canvas, [poly], True, SHADOW, line + 2, cv2.LINE_AA)
+        cv2.polylines(canvas, [poly], True, OUTLINE, line, cv2.LINE_AA)
+    anchors = {cid: _anchor(poly) for cid, poly in polys.items()}
+    for a, b in document.get("adjacency", []):
+        if str(a) in anchors and str(b) in anchors:
+            cv2.line(canvas, anchors[str(a)], anchors[str(b)], SHADOW, line + 2, cv2.LINE_AA)
+            cv2.line(canvas, anchors[str(a)], anchors[str(b)], ADJACENT, line, cv2.LINE_AA)
+    for cid, at in anchors.items():
+        c = countries[cid]
+        armies = c.get("armies")
+        text = cid if armies is None else f"{cid} {armies}"
+        colour = {"first": FIRST, "second": SECOND}.get(c.get("owner") or "", (80, 80, 80))
+        _label(
+            canvas,
+            text,
+            at,
+            size=0.9 * unit,
+            colour=colour,
+            underline=c.get("owner") == "first",
+            strike=bool(c.get("conquered")),
+        )
+    return canvas
+
+
+def render_suggestion(
+    photo: Photo, document: dict[str, Any], result: dict[str, Any], *, max_side: int = 2000
+) -> NDArray[np.uint8]:
+    """The reading with the suggested move highlighted.
+
+    Phase 3: the target outlined in green, arrows from the attackers. Phase 2:
+    the suggested country outlined with the suggested armies.
+
+    Parameters
+    ----------
+    photo, document, max_side
+        As for :func:`render_overlay`.
+    result : dict
+        The JSON of ``suggest`` (``best`` with ``target`` and ``attackers``, or
+        with ``country`` and ``armies`` in phase 2).
+
+    Returns
+    -------
+    (h, w, 3) uint8 BGR
+    """
+    canvas = render_overlay(photo, document, max_side=max_side)
+    image, to_image = _unpack(photo)
+    s = canvas.shape[1] / image.shape[1]
+    polys = _polygons(document, to_image * s)
+    unit = max(canvas.shape[:2]) / 1000.0
+    line = max(3, int(round(6 * unit)))
+    best = result.get("best") or {}
+    target = best.get("target") or best.get("country")
+    if target is None or str(target) not in polys:
+        return canvas
+    poly = polys[str(target)]
+    cv2.polylines(canvas, [poly], True, HIGHLIGHT, line, cv2.LINE_AA)
+    at = _anchor(poly)
+    for attacker in best.get("attackers", []):
+        if str(attacker) in polys:
+            start = _anchor(polys[str(attacker)])
+            cv2.arrowedLine(canvas, start, at, HIGHLIGHT, line, cv2.LINE_AA, tipLength=0.15)
+    if "armies" in best:
+        _label(
+            canvas,
+            f"+{best['armies']}",
+            (at[0], at[1] + int(40 * unit)),
+            size=1.1 * unit,
+            colour=HIGHLIGHT,
+        )
+    return canvas
+
+
+def save_png(path: str | Path, image: NDArray[np.uint8]) -> None:
+    """Write ``image`` (BGR) as a PNG, atomically (temporary file + rename).
+
+    Raises
+    ------
+    AggressionVisionError
+        When the file cannot be written.
+    """
+    path = Path(path)
+    ok, data = cv2.imencode(".png", image)
+    if not ok:
+        raise AggressionVisionError(f"{path}: the overlay could not be encoded as PNG")
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent or Path("."))
+        with os.fdopen(fd, "wb") as f:
+            f.write(data.tobytes())
+        os.replace(tmp, path)
+    except OSError as exc:
+        raise AggressionVisionError(f"{path}: cannot write the overlay ({exc})") from None
