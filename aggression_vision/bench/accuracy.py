@@ -56,6 +56,18 @@ class ScoreSettings:
 # ---------------------------------------------------------------- geometry
 
 
+def polygon_of(points: Sequence[Sequence[float]], holes: Sequence[Any] | None = None) -> Any:
+    """A shapely Polygon from ``[x, y]`` points and optional hole rings (``holes`` key).
+
+    The spec's ``polygon`` is an outline; a generator or reader may add ``holes``
+    (a list of rings) for a country with an enclave.
+    """
+    import shapely
+
+    rings = [[(float(x), float(y)) for x, y in ring] for ring in holes or [] if len(ring) >= 3]
+    return shapely.Polygon([(float(x), float(y)) for x, y in points], rings)
+
+
 def country_shapes(
     countries: Sequence[Mapping[str, Any]], *, settings: ScoreSettings | None = None
 ) -> list[Any]:
@@ -64,7 +76,8 @@ def country_shapes(
     Parameters
     ----------
     countries : sequence of country dicts
-        ``polygon`` is a list of ``[x, y]`` photo pixel points, or absent.
+        ``polygon`` is a list of ``[x, y]`` photo pixel points, or absent;
+        ``holes``, when present, a list of such rings.
     settings : ScoreSettings, optional
 
     Returns
@@ -82,7 +95,7 @@ def country_shapes(
         if not points or len(points) < 3:
             raw.append(None)
             continue
-        shape = shapely.make_valid(shapely.Polygon([(float(x), float(y)) for x, y in points]))
+        shape = shapely.make_valid(polygon_of(points, country.get("holes")))
         # make_valid may leave lines next to the area; keep the area only.
         shape = shape.buffer(0)
         raw.append(shape if shape.area > 0 else None)

@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 
 from aggression_vision.bench import BenchmarkError
-from aggression_vision.bench.accuracy import adjacency_pairs, percentile, ratio
+from aggression_vision.bench.accuracy import adjacency_pairs, percentile, polygon_of, ratio
 
 GRID = 9
 SKIP_LABEL = 10
@@ -309,7 +309,7 @@ def score_sudoku(
         if not points or len(points) < 3:
             shapes.append(None)
             continue
-        shape = shapely.make_valid(shapely.Polygon([(float(x), float(y)) for x, y in points]))
+        shape = shapely.make_valid(polygon_of(points, country.get("holes")))
         shapes.append(shape if shape.area > 0 else None)
 
     # shapely's vectorised predicates take None as a missing geometry (never covers).

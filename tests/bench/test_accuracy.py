@@ -144,6 +144,17 @@ def test_enclave_does_not_steal_its_host() -> None:
     assert score_photo(truth, predicted).exact
 
 
+def test_explicit_holes_are_used() -> None:
+    truth = truth_document()
+    country(truth, "A")["holes"] = [square(30, 30, 40, 40)]
+    predicted = copy.deepcopy(truth)
+    del country(predicted, "A")["holes"]  # an outline only: the enclave is cut out anyway
+    matches = match_countries(truth, predicted)
+    assert matches["A"] == ("A", pytest.approx(1.0))
+    shapes = country_shapes(truth["countries"])
+    assert shapes[0].area == pytest.approx(SIZE * SIZE - 40 * 40)
+
+
 def test_small_shift_still_matches() -> None:
     truth = truth_document()
     predicted = copy.deepcopy(truth)
