@@ -50,7 +50,7 @@ positions and the whole solver against the reference.
 from __future__ import annotations
 
 import time
-from dataclasses import replace
+from typing import Literal, TypeAlias
 
 from aggression_vision.game.board import CountryId
 from aggression_vision.game.minimax import Solution
@@ -63,12 +63,27 @@ _CLOCK_EVERY = 1024
 _HEURISTIC_SHARE = 0.2
 #: Depth of the shallow searches that extend a line in anytime mode.
 _LINE_DEPTH = 2
+_W_SAVED = 1 << 30
+_W_INSECURE = 1 << 29
+#: Nodes per call of the compiled search between two looks at the clock.
+_NUMBA_CHUNK = 200_000
+#: Nodes the pure-Python search may spend before ``engine="auto"`` moves to numba.
+_PYTHON_BUDGET = 3_000
+#: The compiled engine's masks are int64 (see ``_solver_numba.MAX_COUNTRIES``).
+_MAX_NUMBA_COUNTRIES = 62
 #: Values are margins of at most 64 countries; this is "minus infinity".
 _NEG_INF = -1000
 
 
+Engine: TypeAlias = Literal["auto", "python", "numba"]
+
+
 class _Timeout(Exception):
     """The time limit was reached inside the search."""
+
+
+class _OutOfNodes(Exception):
+    """The pure-Python search used its node budget (``engine="auto"``)."""
 
 
 def _popcount(mask: int) -> int:
@@ -150,6 +165,19 @@ class _Search:
         self.nodes = 0
         self.deadline = deadline
         self.att = [tables.attack(tables.start_unconquered, i) for i in range(tables.n)]
+        self.hist = [[0] * tables.n, [0] * tables.n]
+        self.node_limit: int | None = None
+        self.check_at = _CLOCK_EVERY
+
+    def check(self) -> None:
+        """Stop the search when out of nodes or out of time (every few nodes)."""
+        if self.node_limit is not None and self.nodes >= self.node_limit:
+            raise _OutOfNodes
+        if self.deadline is not None and time.perf_counter() > self.deadline:
+            raise _Timeout
+        self.check_at = self.nodes + _CLOCK_EVERY
+        if self.node_limit is not None:
+            self.check_at = min(self.check_at, self.node_limit)
 
     def key(self, unconquered: int, me: int, op: int, side: int) -> int:
         """Transposition key of fact 5: the relevant set ``R`` and the side to move."""
@@ -190,13 +218,13 @@ class _Search:
         if not op:
             return _popcount(me)
         self.nodes += 1
-        if self.deadline is not None and self.nodes % _CLOCK_EVERY == 0:
-            if time.perf_counter() > self.deadline:
-                raise _Timeout
+        if self.nodes >= self.check_at:
+            self.check()
         key = self.key(unconquered, me, op, side)
         entry = self.tt.get(key)
-        sec_me = self.secure(me, op)
+        sec_me = -1
         if entry is None:
+            sec_me = self.secure(me, op)
             sec_op = self.secure(op, me)
             lo = _popcount(sec_me) - _popcount(op)
             hi = _popcount(me) - _popcount(sec_op)
@@ -209,6 +237,8 @@ class _Search:
             return hi
         if lo == hi:
             return lo
+        if sec_me < 0:
+            sec_me = self.secure(me, op)
         a = alpha if alpha > lo else lo
         bt = beta if beta < hi else hi
 
@@ -218,18 +248,22 @@ class _Search:
         # Move list with ordering keys: the hint first, then moves that take the
         # most opponent targets away, then insecure before secure (a secure target
         # waits; an insecure one may be lost). Only one free move (fact 4).
+        hist = self.hist[side]
         moves: list[tuple[int, int]] = []
-        free_seen = False
+        free = -1
+        harmless_insecure = False
         m = me
         while m:
             b = m & -m
             i = b.bit_length() - 1
             m ^= b
             hit = dep[i] & op
-            if not hit and b & sec_me:
-                if free_seen:
+            if not hit:
+                if b & sec_me:
+                    if free < 0:
+                        free = i
                     continue
-                free_seen = True
+                harmless_insecure = True
             saved = 0
             w = hit
             ai = armies[i]
@@ -239,10 +273,12 @@ class _Search:
                 if att[u] - ai <= armies[u]:
                     saved += 1
                 w ^= c
-            score = saved * 4 + (0 if b & sec_me else 2)
+            score = saved * _W_SAVED + (0 if b & sec_me else _W_INSECURE) + hist[i]
             if i == hint:
-                score = 1 << 20
+                score = 1 << 40
             moves.append((score, i))
+        if free >= 0 and not harmless_insecure:
+            moves.append((1 << 40 if free == hint else hist[free], free))
         moves.sort(reverse=True)
 
         best = _NEG_INF
@@ -271,6 +307,7 @@ class _Search:
                 best = v
                 best_move = i
                 if best >= bt:
+                    hist[i] += _popcount(me | op) ** 2
                     break
         if best <= a:
             if best < entry[1]:
@@ -303,9 +340,8 @@ class _Search:
         if not op:
             return _popcount(me), -1
         self.nodes += 1
-        if self.deadline is not None and self.nodes % _CLOCK_EVERY == 0:
-            if time.perf_counter() > self.deadline:
-                raise _Timeout
+        if self.nodes >= self.check_at:
+            self.check()
         if depth == 0:
             return self.static(me, op), -1
         armies = self.t.armies
@@ -407,6 +443,50 @@ class _Search:
         """Reset the incremental attack sums to those of ``unconquered``."""
         self.att = [self.t.attack(unconquered, i) for i in range(self.t.n)]
 
+    def hint(self, unconquered: int, me: int, op: int, side: int) -> int:
+        """The best move stored for a position, or -1."""
+        entry = self.tt.get(self.key(unconquered, me, op, side))
+        return -1 if entry is None else entry[2]
+
+    def node_count(self) -> int:
+        """Positions searched so far."""
+        return self.nodes
+
+
+class _NumbaSearch(_Search):
+    """The same search with :func:`search` compiled by numba (module ``_solver_numba``).
+
+    The Python helpers (bounds, heuristic search, line following) are
+    inherited; only the exact search runs compiled.
+    """
+
+    def __init__(self, tables: _Tables, deadline: float | None = None) -> None:
+        super().__init__(tables, deadline)
+        from aggression_vision.game import _solver_numba
+
+        self.nb = _solver_numba.Tables(tables.armies, tables.atk, tables.dep, _solver_numba.TT_BITS)
+        self.nb.att[:] = self.att
+
+    def set_position(self, unconquered: int) -> None:
+        super().set_position(unconquered)
+        self.nb.att[:] = self.att
+
+    def search(self, unconquered: int, me: int, op: int, side: int, alpha: int, beta: int) -> int:
+        chunk = _NUMBA_CHUNK if self.deadline is not None else 1 << 62
+        while True:
+            value, done = self.nb.run(unconquered, me, op, side, alpha, beta, chunk)
+            if done:
+                return value
+            # Interrupted: the table keeps the work, so calling again resumes.
+            if self.deadline is not None and time.perf_counter() > self.deadline:
+                raise _Timeout
+
+    def hint(self, unconquered: int, me: int, op: int, side: int) -> int:
+        return self.nb.hint(self.key(unconquered, me, op, side))
+
+    def node_count(self) -> int:
+        return self.nodes + int(self.nb.stats[0])
+
 
 def _bit_list(mask: int) -> list[int]:
     out = []
@@ -428,10 +508,9 @@ def _principal_line(s: _Search, unconquered: int, me: int, op: int, side: int) -
             return line + _bit_list(me or op)
         s.set_position(unconquered)
         value = s.exact(unconquered, me, op, side)
-        entry = s.tt.get(s.key(unconquered, me, op, side))
+        hint = s.hint(unconquered, me, op, side)
         candidates = _bit_list(me)
-        if entry is not None and entry[2] >= 0:
-            candidates.sort(key=lambda i: i != entry[2])
+        candidates.sort(key=lambda i: i != hint)
         for i in candidates:
             unc, cme, cop = s.child(unconquered, me, op, i)
             s.set_position(unc)
@@ -449,6 +528,7 @@ def solve(
     *,
     time_limit: float | None = None,
     alternatives: bool = False,
+    engine: Engine = "auto",
 ) -> Solution:
     """Best conquest and perfect-play margin of a phase-3 position.
 
@@ -504,37 +584,32 @@ def solve(
         return Solution(None, m, True, tuple(t.ids[i] for i in _bit_list(op)), m, m, 0)
 
     start = time.perf_counter()
-    s = _Search(t)
-    hint: int | None = None
-    estimate: int | None = None
-    if time_limit is not None:
-        # A shallow heuristic search first, so that a move is ready when the
-        # exact search runs out of time.
-        s.deadline = start + _HEURISTIC_SHARE * time_limit
-        hint, estimate = _heuristic_move(s, unc, me, op, side)
-        s.deadline = start + time_limit
-        s.set_position(unc)
-    bounds = list(s.root_bounds(unc, me, op))
-    try:
-        s.mtdf(unc, me, op, side, bounds, guess=estimate or 0)
-        exact = True
-    except _Timeout:
-        exact = False
-    s.deadline = None
-    s.set_position(unc)
-    lo, hi = bounds
-    if exact:
-        line_idx = _principal_line(s, unc, me, op, side)
-        value = lo
+    deadline = None if time_limit is None else start + time_limit
+    s: _Search
+    if engine == "numba":
+        if not _numba_usable(t.n):
+            raise ValueError(
+                f"engine='numba' needs numba installed and at most {_MAX_NUMBA_COUNTRIES} countries"
+            )
+        s = _NumbaSearch(t)
+        exact, lo, hi, line_idx, value = _run(s, unc, me, op, side, deadline, start)
+    elif engine == "auto" and _numba_usable(t.n):
+        s = _Search(t)
+        s.node_limit = s.check_at = _PYTHON_BUDGET
+        try:
+            exact, lo, hi, line_idx, value = _run(s, unc, me, op, side, deadline, start)
+        except _OutOfNodes:
+            # Too big for Python in reasonable time: start again, compiled.
+            spent = s.nodes
+            s = _NumbaSearch(t)
+            s.nodes = spent
+            exact, lo, hi, line_idx, value = _run(s, unc, me, op, side, deadline, start)
     else:
-        assert hint is not None and estimate is not None
-        entry = s.tt.get(s.key(unc, me, op, side))
-        static_lo = s.root_bounds(unc, me, op)[0]
-        if entry is not None and entry[2] >= 0 and lo > static_lo:
-            # The root's last fail-high move is proven to reach ``lo``.
-            hint = entry[2]
-        value = min(max(estimate, lo), hi)
-        line_idx = _greedy_line(s, unc, me, op, side, hint)
+        s = _Search(t)
+        exact, lo, hi, line_idx, value = _run(s, unc, me, op, side, deadline, start)
+    s.deadline = None
+    s.node_limit = None
+    s.check_at = s.nodes + _CLOCK_EVERY
     alt: dict[CountryId, int] = {}
     if alternatives:
         alt = _alternatives(s, unc, me, op, side, base, exact)
@@ -548,9 +623,52 @@ def solve(
         line=tuple(t.ids[i] for i in line_idx),
         lower=margins[0],
         upper=margins[1],
-        nodes=s.nodes,
+        nodes=s.node_count(),
         alternatives=alt,
     )
+
+
+def _run(
+    s: _Search, unc: int, me: int, op: int, side: int, deadline: float | None, start: float
+) -> tuple[bool, int, int, list[int], int]:
+    """Search a position with the mover to play: (exact, lo, hi, line, value)."""
+    hint = estimate = None
+    if deadline is not None:
+        # A shallow heuristic search first, so that a move is ready when the
+        # exact search runs out of time.
+        s.deadline = start + _HEURISTIC_SHARE * (deadline - start)
+        hint, estimate = _heuristic_move(s, unc, me, op, side)
+        s.set_position(unc)
+    s.deadline = deadline
+    bounds = list(s.root_bounds(unc, me, op))
+    try:
+        s.mtdf(unc, me, op, side, bounds, guess=estimate or 0)
+        exact = True
+    except _Timeout:
+        exact = False
+    s.deadline = None
+    s.set_position(unc)
+    lo, hi = bounds
+    if exact:
+        return True, lo, hi, _principal_line(s, unc, me, op, side), lo
+    assert hint is not None and estimate is not None
+    proven = s.hint(unc, me, op, side)
+    if proven >= 0 and lo > s.root_bounds(unc, me, op)[0]:
+        # The root's last fail-high move is proven to reach ``lo``.
+        hint = proven
+    value = min(max(estimate, lo), hi)
+    return False, lo, hi, _greedy_line(s, unc, me, op, side, hint), value
+
+
+def _numba_usable(n: int) -> bool:
+    """Whether the compiled engine can run: numba installed and masks fit in int64."""
+    if n > _MAX_NUMBA_COUNTRIES:
+        return False
+    try:
+        import numba  # noqa: F401
+    except ImportError:
+        return False
+    return True
 
 
 def _alternatives(
