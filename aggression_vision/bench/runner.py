@@ -183,25 +183,28 @@ def map_photos(
     if workers < 1:
         raise BenchmarkError(f"workers must be >= 1, got {workers}")
     results: list[T | None] = [None] * len(items)
-    with _progress(progress, label, len(items)) as advance:
-        if workers == 1:
+    if workers == 1:
+        with _progress(progress, label, len(items)) as advance:
             for index, item in enumerate(items):
                 results[index] = _run_guarded(work, item, on_crash)
                 advance()
-        else:
-            with ProcessPoolExecutor(max_workers=workers) as pool:
-                futures: dict[Future[T], int] = {
-                    pool.submit(work, item): index for index, item in enumerate(items)
-                }
-                for future in as_completed(futures):
-                    index = futures[future]
-                    try:
-                        results[index] = future.result()
-                    except (BrokenProcessPool, Exception) as exc:
-                        if on_crash is None:
-                            raise
-                        results[index] = on_crash(items[index], _one_line(exc))
-                    advance()
+        return results  # type: ignore[return-value]
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        # Submitting forks the workers: do it before the progress bar starts its
+        # refresh thread, since forking a multi-threaded process can deadlock.
+        futures: dict[Future[T], int] = {
+            pool.submit(work, item): index for index, item in enumerate(items)
+        }
+        with _progress(progress, label, len(items)) as advance:
+            for future in as_completed(futures):
+                index = futures[future]
+                try:
+                    results[index] = future.result()
+                except (BrokenProcessPool, Exception) as exc:
+                    if on_crash is None:
+                        raise
+                    results[index] = on_crash(items[index], _one_line(exc))
+                advance()
     return results  # type: ignore[return-value]
 
 

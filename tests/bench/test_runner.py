@@ -131,3 +131,16 @@ def test_sudoku_run_with_perfect_and_broken_readers() -> None:
     assert broken.metrics["all_found_photos"] == 0.0
     failing = run_sudoku(SUDOKU_DIR, reader="fake_readers:raises", limit=1, workers=1)
     assert failing.failures == 1 and failing.metrics["cells_found"] == 0.0
+
+
+def test_progress_bar_goes_to_stderr(
+    make_samples: Callable[..., Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    folder = make_samples("a", "b")
+    for workers in (1, 2):
+        report = run_synthetic(
+            folder, reader="fake_readers:perfect", workers=workers, progress=True
+        )
+        assert report.metrics["exact_maps"] == 1.0
+    captured = capsys.readouterr()
+    assert captured.out == "" and "2/2" in captured.err
