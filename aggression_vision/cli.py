@@ -881,6 +881,35 @@ def arena(
     typer.echo(to_markdown(report))
 
 
+@app.command()
+def synth(
+    out: Annotated[Path, typer.Option("--out", help="Output directory.", show_default=False)],
+    count: Annotated[int, typer.Option("--count", min=1, help="Number of samples.")] = 10,
+    seed: Annotated[int, typer.Option("--seed", min=0, help="Seed of the first sample.")] = 0,
+    preset: Annotated[
+        str,
+        typer.Option("--preset", help="Parameter preset: easy, default, hard or small (0.3-1 MP)."),
+    ] = "default",
+) -> None:
+    """Generate synthetic photos with ground truth: NAME.jpg + NAME.json per sample.
+
+    Sample i uses seed SEED+i (named synth-SEED+i), so each can be regenerated alone.
+    """
+    from aggression_vision.synth.generate import generate_dataset
+    from aggression_vision.synth.params import preset as get_preset
+
+    try:
+        params = get_preset(preset)
+    except ValueError as e:
+        _fail(f"synth: {e}", 2)
+
+    def progress(i: int, sample: Any) -> None:
+        typer.echo(f"[{i + 1}/{count}] {sample.name}", err=True)
+
+    paths = _guard(lambda: generate_dataset(out, count, seed, params, progress=progress))
+    typer.echo(f"wrote {len(paths)} samples to {out}")
+
+
 def main() -> None:
     """Console-script entry point."""
     app()

@@ -1,0 +1,317 @@
+"""Synthetic photos of Aggression games with their ground-truth state documents.
+
+``generate_sample(seed, params)`` is deterministic: the same seed and
+parameters give the same photo and document, bit for bit. A data set of
+``count`` samples from seed ``S`` uses seeds ``S, S+1, ...`` (sample names
+carry the seed), so any sample can be regenerated on its own.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+import shapely
+import shapely.affinity
+import shapely.ops
+from numpy.typing import NDArray
+from shapely.geometry import Polygon
+
+from aggression_vision.document import state_to_document
+from aggression_vision.game import Board, GameState
+from aggression_vision.game.mapgen import country_ids
+from aggression_vision.synth.camera import CameraPose, choose_pose, photograph
+from aggression_vision.synth.game import play_game
+from aggression_vision.synth.handwriting import random_style
+from aggression_vision.synth.maps import SynthMap, generate_map
+from aggression_vision.synth.paper import PAGE_SIZES_MM, Pen, random_pen, render_paper
+from aggression_vision.synth.params import SynthParams
+from aggression_vision.synth.render import (
+    draw_borders,
+    pencil_texture,
+    reading_order,
+    write_text,
+)
+
+GENERATOR_VERSION = 1
+
+_PAIR = re.compile(r"\[\s+(-?[\d.e+-]+),\s+(-?[\d.e+-]+)\s+\]")
+
+
+@dataclass
+class Sample:
+    """One synthetic photo and its ground truth.
+
+    Attributes
+    ----------
+    name : str
+    image : ndarray of uint8, shape (rows, cols, 3)
+        BGR, as OpenCV writes it.
+    jpeg_quality : int
+    document : dict
+        The spec's state document, polygons in ``image`` pixel coordinates,
+        plus a ``"synth"`` record of how the sample was made.
+    state : GameState
+    """
+
+    name: str
+    image: NDArray[np.uint8]
+    jpeg_quality: int
+    document: dict[str, Any]
+    state: GameState
+    warnings: list[str] = field(default_factory=list)
+
+
+def _choice(rng: np.random.Generator, options: tuple[tuple[str, float], ...]) -> str:
+    w = np.array([x for _, x in options], dtype=float)
+    return options[int(rng.choice(len(options), p=w / w.sum()))][0]
+
+
+def _place_map(
+    rng: np.random.Generator, smap: SynthMap, page_mm: tuple[float, float]
+) -> NDArray[np.float64]:
+    """Offset (mm) that puts the map somewhere on the page, 8 mm from the edges."""
+    x0, y0, x1, y1 = smap.land.bounds
+    margin = 8.0
+    lo = np.array([margin - x0, margin - y0])
+    hi = np.array([page_mm[0] - margin - x1, page_mm[1] - margin - y1])
+    hi = np.maximum(hi, lo)
+    return np.asarray(rng.uniform(lo, hi))
+
+
+def _translate(smap: SynthMap, off: NDArray[np.float64]) -> SynthMap:
+    dx, dy = float(off[0]), float(off[1])
+    return SynthMap(
+        countries=[shapely.affinity.translate(p, dx, dy) for p in smap.countries],
+        borders=[b + off for b in smap.borders],
+        adjacency=smap.adjacency,
+        point_contacts=smap.point_contacts,
+        shared_mm=smap.shared_mm,
+        threshold_mm=smap.threshold_mm,
+        land=shapely.affinity.translate(smap.land, dx, dy),
+        ruler=smap.ruler,
+        thin=smap.thin,
+        enclave=smap.enclave,
+    )
+
+
+def _ring_px(pose: CameraPose, ring: Any) -> list[list[float]]:
+    pts = pose.project(np.asarray(ring.coords)[:-1])
+    return [[round(float(x), 2), round(float(y), 2)] for x, y in pts]
+
+
+def generate_sample(seed: int, params: SynthParams | None = None) -> Sample:
+    """Generate one synthetic photo and its ground-truth document.
+
+    Parameters
+    ----------
+    seed : int
+        The only source of randomness.
+    params : SynthParams, optional
+        Defaults to ``SynthParams()`` (the ``default`` preset).
+
+    Returns
+    -------
+    Sample
+    """
+    params = params or SynthParams()
+    rng = np.random.default_rng(seed)
+    warnings: list[str] = []
+
+    # Paper and pens.
+    paper_kind = _choice(rng, params.paper)
+    page_mm = PAGE_SIZES_MM[_choice(rng, params.page_size)]
+    map_pen = random_pen(rng, _choice(rng, params.pen))
+    pens: dict[str, Pen] = {"map": map_pen}
+    for player in ("first", "second"):
+        pens[player] = (
+            random_pen(rng, _choice(rng, params.pen))
+            if rng.random() < params.other_pen_prob
+            else map_pen
+        )
+
+    # Map geometry on the page.
+    extent = float(rng.uniform(*params.map_extent)) * min(page_mm)
+    smap = generate_map(rng, params, extent_mm=extent, line_width_mm=map_pen.width_mm)
+    smap = _translate(smap, _place_map(rng, smap, page_mm))
+    n = len(smap.countries)
+
+    # Camera pose first: the reading order of the ids is the photo's.
+    pose = choose_pose(rng, params, page_mm=page_mm, keep_mm=np.asarray(smap.land.exterior.coords))
+    centre_mm = tuple(np.asarray(smap.land.centroid.coords[0]))
+    ppm = float(np.clip(pose.px_per_mm(centre_mm) * rng.uniform(1.0, 1.15), 3.0, 24.0))  # type: ignore[arg-type]
+
+    spots = [shapely.ops.polylabel(p, tolerance=0.3) for p in smap.countries]
+    labelled = n <= 26 and rng.random() < params.label_prob
+    if labelled:
+        letters = [chr(ord("A") + int(k)) for k in rng.permutation(n)]
+        ids = letters
+    else:
+        spots_px = pose.project(np.array([[s.x, s.y] for s in spots]))
+        band = float(np.sqrt(np.median([p.area for p in smap.countries]))) * pose.px_per_mm(
+            centre_mm  # type: ignore[arg-type]
+        )
+        order = reading_order(spots_px, band)
+        names = country_ids(n)
+        ids = [""] * n
+        for rank, i in enumerate(order):
+            ids[i] = names[rank]
+    board = Board.from_pairs(ids, [(ids[i], ids[j]) for i, j in smap.adjacency])
+    state, moves = play_game(board, rng, params)
+
+    # The page and its ink.
+    sheet = render_paper(rng, paper_kind, page_mm, ppm, params)
+    shape = sheet.shape
+    layers = {k: np.zeros(shape, np.float32) for k in ("map", "first", "second")}
+    draw_borders(
+        layers["map"],
+        smap.borders,
+        rng,
+        params,
+        ppm=ppm,
+        width_mm=map_pen.width_mm,
+        ruler=smap.ruler,
+    )
+    sources = tuple(s for s, _ in params.hand_sources)
+    weights = tuple(w for _, w in params.hand_sources)
+    styles = {
+        p: random_style(
+            rng,
+            sources=sources,  # type: ignore[arg-type]
+            weights=weights,
+            font_split=params.font_split,  # type: ignore[arg-type]
+            mnist_split=params.mnist_split,  # type: ignore[arg-type]
+        )
+        for p in ("first", "second")
+    }
+    h0 = float(rng.uniform(*params.digit_height_mm))
+    for i in rng.permutation(n):
+        cid = ids[i]
+        poly = smap.countries[i]
+        number_box = None
+        armies = state.armies[cid]
+        if armies is not None:
+            owner = state.owner[cid]
+            assert owner is not None
+            number_box = write_text(
+                layers[owner],
+                poly,
+                str(armies),
+                rng,
+                params,
+                style=styles[owner],
+                ppm=ppm,
+                height_mm=h0 * float(rng.uniform(0.85, 1.15)),
+                pen_width_mm=pens[owner].width_mm,
+                underline=owner == "first",
+                crossout=cid in state.conquered,
+                touch=bool(rng.random() < params.touch_border_prob),
+            )
+            if number_box is None:
+                warnings.append(f"{cid}: the number did not fit")
+        if labelled:
+            avoid = shapely.box(*number_box).buffer(0.8) if number_box else None
+            got = write_text(
+                layers["map"],
+                poly,
+                cid,
+                rng,
+                params,
+                style=styles["first"],
+                ppm=ppm,
+                height_mm=h0 * float(rng.uniform(0.9, 1.3)),
+                pen_width_mm=map_pen.width_mm,
+                avoid=avoid,
+            )
+            if got is None:
+                warnings.append(f"{cid}: the letter did not fit")
+    for key, layer in layers.items():
+        pen = pens[key]
+        tex = pencil_texture(rng, shape, pen.kind)
+        cov = np.minimum(layer, 1.0) * np.float32(pen.opacity)
+        if tex is not None:
+            cov *= tex
+        sheet.apply_ink(cov, pen.ink)
+
+    photo, quality = photograph(sheet.to_bgr(), sheet.alpha, ppm, pose, rng, params)
+
+    # Ground truth in photo pixels.
+    polygons = {ids[i]: _ring_px(pose, p.exterior) for i, p in enumerate(smap.countries)}
+    doc = state_to_document(
+        state, polygons=polygons, labels={cid: (cid if labelled else None) for cid in ids}
+    )
+    for entry in doc["countries"]:
+        poly = smap.countries[ids.index(entry["id"])]
+        if poly.interiors:
+            entry["holes"] = [_ring_px(pose, r) for r in poly.interiors]
+    name = f"synth-{seed:06d}"
+    doc["synth"] = {
+        "generator_version": GENERATOR_VERSION,
+        "seed": seed,
+        "name": name,
+        "size": list(pose.size),
+        "paper": paper_kind,
+        "pens": {k: v.kind for k, v in pens.items()},
+        "line_width_px": round(map_pen.width_mm * pose.px_per_mm(centre_mm), 2),  # type: ignore[arg-type]
+        "ruler": smap.ruler,
+        "labelled": labelled,
+        "point_contacts": [[ids[i], ids[j]] for i, j in smap.point_contacts],
+        "thin": ids[smap.thin] if smap.thin is not None else None,
+        "enclave": ids[smap.enclave] if smap.enclave is not None else None,
+        "tilt_deg": round(pose.tilt_deg, 2),
+        "roll_deg": round(pose.roll_deg, 2),
+        "moves": [str(m) for m in moves],
+        "warnings": warnings,
+    }
+    return Sample(
+        name=name, image=photo, jpeg_quality=quality, document=doc, state=state, warnings=warnings
+    )
+
+
+def write_sample(sample: Sample, out_dir: Path) -> tuple[Path, Path]:
+    """Write ``NAME.jpg`` and ``NAME.json`` into ``out_dir``; return both paths."""
+    out_dir.mkdir(parents=True, exist_ok=True)
+    jpg = out_dir / f"{sample.name}.jpg"
+    js = out_dir / f"{sample.name}.json"
+    ok, buf = cv2.imencode(".jpg", sample.image, [cv2.IMWRITE_JPEG_QUALITY, sample.jpeg_quality])
+    if not ok:  # pragma: no cover - OpenCV always encodes a uint8 BGR image
+        raise OSError(f"could not encode {jpg}")
+    jpg.write_bytes(buf.tobytes())
+    text = json.dumps(sample.document, indent=1)
+    text = _PAIR.sub(r"[\1, \2]", text)  # one [x, y] pair per line, not three lines
+    js.write_text(text + "\n", encoding="utf-8")
+    return jpg, js
+
+
+def generate_dataset(
+    out_dir: Path,
+    count: int,
+    seed: int,
+    params: SynthParams | None = None,
+    *,
+    progress: Callable[[int, Sample], None] | None = None,
+) -> list[Path]:
+    """Generate ``count`` samples with seeds ``seed .. seed + count - 1`` into ``out_dir``.
+
+    Returns the JPEG paths. ``progress(i, sample)`` is called after each one.
+    """
+    paths = []
+    for i in range(count):
+        sample = generate_sample(seed + i, params)
+        jpg, _ = write_sample(sample, out_dir)
+        paths.append(jpg)
+        if progress is not None:
+            progress(i, sample)
+    return paths
+
+
+def sample_polygon(doc: dict[str, Any], cid: str) -> Polygon:
+    """The shapely polygon (with holes) of country ``cid`` in a synthetic document."""
+    entry = next(c for c in doc["countries"] if c["id"] == cid)
+    return Polygon(entry["polygon"], entry.get("holes", []))

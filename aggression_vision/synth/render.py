@@ -1,0 +1,269 @@
+"""Drawing on the page: the borders of a map and the writing in its countries.
+
+Geometry comes in millimetres on the page (x right, y down, origin at the
+page's top-left corner); drawings go into per-pen ink coverage layers (float32,
+0..1) at ``ppm`` pixels per millimetre. OpenCV draws with pixel centres at
+integer coordinates, so page pixel ``p`` (corner origin) is drawn at ``p - 0.5``.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+import cv2
+import numpy as np
+import shapely
+import shapely.ops
+from numpy.typing import NDArray
+from shapely.geometry import Polygon, box
+
+from aggression_vision.synth.handwriting import (
+    HandStyle,
+    jitter_polyline,
+    render_crossout,
+    render_text,
+    render_underline,
+)
+from aggression_vision.synth.params import SynthParams
+
+_SHIFT = 3  # sub-pixel bits for cv2 drawing
+
+
+def draw_polylines(
+    layer: NDArray[np.float32],
+    polylines: Sequence[NDArray[np.float64]],
+    width_px: float,
+    *,
+    closed: bool = False,
+) -> None:
+    """Draw polylines (page pixels, corner origin) into a coverage layer, in place."""
+    thickness = max(1, int(round(width_px)))
+    value = float(min(1.0, width_px))  # a pen thinner than a pixel covers it partly
+    scale = 1 << _SHIFT
+    pts = [
+        np.round((np.asarray(p) - 0.5) * scale).astype(np.int32) for p in polylines if len(p) > 1
+    ]
+    if pts:
+        cv2.polylines(layer, pts, closed, value, thickness, cv2.LINE_AA, _SHIFT)
+
+
+def _extend(pts: NDArray[np.float64], length: float, at_start: bool) -> NDArray[np.float64]:
+    """Lengthen (``length`` > 0) or shorten (< 0) a polyline at one end."""
+    if at_start:
+        return _extend(pts[::-1], length, False)[::-1]
+    if length >= 0:
+        d = pts[-1] - pts[-min(3, len(pts))]
+        n = float(np.hypot(*d))
+        if n == 0:
+            return pts
+        return np.concatenate([pts, pts[-1:] + d / n * length])
+    seg = np.hypot(*np.diff(pts, axis=0).T)
+    cum = np.concatenate([[0.0], np.cumsum(seg)])
+    keep = cum <= cum[-1] + length
+    if keep.sum() < 2:
+        return pts
+    return pts[keep]
+
+
+def draw_borders(
+    layer: NDArray[np.float32],
+    borders: Sequence[NDArray[np.float64]],
+    rng: np.random.Generator,
+    params: SynthParams,
+    *,
+    ppm: float,
+    width_mm: float,
+    ruler: bool,
+) -> None:
+    """Draw every border as a hand would: tremor, gaps, overshoots, double strokes.
+
+    Parameters
+    ----------
+    layer : ndarray of float32, shape (rows, cols)
+        Coverage layer of the pen, changed in place.
+    borders : sequence of ndarray, shape (N, 2)
+        Border lines in page millimetres (closed rings repeat their first point).
+    """
+    lw = width_mm * ppm
+    tremor = 0.03 if ruler else float(rng.uniform(*params.tremor_mm))
+    p_double = float(rng.uniform(*params.double_prob)) * (0.3 if ruler else 1.0)
+    p_gap = float(rng.uniform(*params.gap_prob))
+    p_over = float(rng.uniform(*params.overshoot_prob))
+    strokes = []
+    for chain in borders:
+        closed = bool(np.allclose(chain[0], chain[-1]))
+        pts = chain * ppm
+        step = max(1.0, 0.7 * ppm)
+        drawn = jitter_polyline(pts, rng, amplitude=tremor * ppm, step=step)
+        if closed:
+            drawn[-1] = drawn[0]
+        else:
+            for at_start in (True, False):
+                r = rng.random()
+                if r < p_gap:
+                    drawn = _extend(drawn, -float(rng.uniform(*params.gap_mm)) * ppm, at_start)
+                elif r < p_gap + p_over:
+                    drawn = _extend(drawn, float(rng.uniform(*params.overshoot_mm)) * ppm, at_start)
+        strokes.append(drawn)
+        if rng.random() < p_double:
+            # The second stroke runs slightly apart, with its own tremor and ends.
+            tangent = np.gradient(drawn, axis=0)
+            norm = np.maximum(np.hypot(tangent[:, 0], tangent[:, 1]), 1e-9)
+            normal = np.stack([-tangent[:, 1], tangent[:, 0]], axis=1) / norm[:, None]
+            off = float(rng.uniform(*params.double_offset_lw)) * lw * rng.choice([-1.0, 1.0])
+            wobble = 1 + 0.4 * np.sin(np.linspace(0, rng.uniform(1, 4) * np.pi, len(drawn)))
+            second = drawn + normal * (off * wobble)[:, None]
+            second = jitter_polyline(second, rng, amplitude=tremor * ppm, step=step)
+            if not closed and len(second) > 6:
+                a = int(rng.integers(0, max(1, len(second) // 8)))
+                b = len(second) - int(rng.integers(0, max(1, len(second) // 8)))
+                second = second[a:b]
+            strokes.append(second)
+    draw_polylines(layer, strokes, lw)
+
+
+@dataclass
+class Written:
+    """Where a country's writing went (page millimetres), for checks and debugging."""
+
+    number_box: tuple[float, float, float, float] | None = None
+    label_box: tuple[float, float, float, float] | None = None
+
+
+def _fit_box(
+    poly: Polygon,
+    size: tuple[float, float],
+    rng: np.random.Generator,
+    *,
+    margin: float,
+    avoid: Polygon | None = None,
+    touch: bool = False,
+    tries: int = 40,
+) -> tuple[float, float] | None:
+    """A top-left corner (mm) for a ``size`` box inside ``poly``, or None.
+
+    With ``touch`` the box must cross the border a little (a number written
+    against the line), keeping its centre well inside.
+    """
+    w, h = size
+    inner = poly.buffer(-margin)
+    if touch:
+        inner_centre = poly.buffer(-0.45 * min(w, h))
+        region = inner_centre
+    else:
+        region = poly.buffer(-(margin + 0.5 * min(w, h)))
+    if region.is_empty:
+        return None
+    x0, y0, x1, y1 = region.bounds
+    shapely.prepare(inner)
+    label = shapely.ops.polylabel(region if region.geom_type == "Polygon" else inner, 0.3)
+    for k in range(tries):
+        if k == 0 and not touch:
+            cx, cy = label.x, label.y
+        else:
+            cx, cy = rng.uniform(x0, x1), rng.uniform(y0, y1)
+            if not region.contains(shapely.Point(cx, cy)):
+                continue
+        b = box(cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2)
+        if avoid is not None and b.intersects(avoid):
+            continue
+        inside = inner.contains(b)
+        if inside != touch and (not touch or b.intersects(poly.exterior)):
+            return cx - w / 2, cy - h / 2
+    return None
+
+
+def write_text(
+    layer: NDArray[np.float32],
+    poly: Polygon,
+    text: str,
+    rng: np.random.Generator,
+    params: SynthParams,
+    *,
+    style: HandStyle,
+    ppm: float,
+    height_mm: float,
+    pen_width_mm: float,
+    underline: bool = False,
+    crossout: bool = False,
+    avoid: Polygon | None = None,
+    touch: bool = False,
+) -> tuple[float, float, float, float] | None:
+    """Write ``text`` (with its marks) somewhere inside ``poly`` (page mm).
+
+    Returns the box (x0, y0, x1, y1) in page mm of what was written, or None
+    when even a small version does not fit (then nothing is written).
+    """
+    shrinks = (1.0, 0.8, 0.65, 0.5, 0.4)
+    for shrink in shrinks:
+        h_mm = height_mm * shrink
+        h_px = max(6, int(round(h_mm * ppm)))
+        pen_rel = float(np.clip(pen_width_mm / h_mm, 0.05, 0.22))
+        st = replace(style, stroke_width=pen_rel)
+        img, boxes = render_text(text, rng, height_px=h_px, style=st)
+        tb = (
+            float(min(b[0] for b in boxes)),
+            float(min(b[1] for b in boxes)),
+            float(max(b[2] for b in boxes)),
+            float(max(b[3] for b in boxes)),
+        )
+        marks: list[NDArray[np.float64]] = []
+        if underline:
+            kind = _pick(rng, params.underline_kinds)
+            marks += render_underline(tb, rng, kind=kind)  # type: ignore[arg-type]
+        if crossout:
+            kind = _pick(rng, params.crossout_kinds)
+            marks += render_crossout(tb, rng, kind=kind)  # type: ignore[arg-type]
+        allpts = np.concatenate([np.array([[0.0, 0.0], [img.shape[1], img.shape[0]]]), *marks])
+        lo = np.floor(allpts.min(axis=0)) - 2
+        hi = np.ceil(allpts.max(axis=0)) + 2
+        size_mm = ((hi[0] - lo[0]) / ppm, (hi[1] - lo[1]) / ppm)
+        margin = max(0.6, 1.5 * pen_width_mm)
+        spot = _fit_box(poly, size_mm, rng, margin=margin, avoid=avoid, touch=touch)
+        if spot is None and shrink == shrinks[-1] and avoid is None:
+            # A tiny country: write it anyway, centred, across the lines if need be.
+            c = shapely.ops.polylabel(poly, 0.2)
+            spot = (c.x - size_mm[0] / 2, c.y - size_mm[1] / 2)
+        if spot is None:
+            continue
+        # Paste: page px of the patch's top-left.
+        px0 = int(round(spot[0] * ppm))
+        py0 = int(round(spot[1] * ppm))
+        ox, oy = px0 - lo[0], py0 - lo[1]  # patch coordinates -> page px
+        h, w = img.shape
+        ys, xs = int(oy), int(ox)
+        y0c, x0c = max(0, ys), max(0, xs)
+        y1c, x1c = min(layer.shape[0], ys + h), min(layer.shape[1], xs + w)
+        if y1c > y0c and x1c > x0c:
+            sub = img[y0c - ys : y1c - ys, x0c - xs : x1c - xs]
+            np.maximum(layer[y0c:y1c, x0c:x1c], sub, out=layer[y0c:y1c, x0c:x1c])
+        if marks:
+            draw_polylines(layer, [m + np.array([ox, oy]) for m in marks], pen_rel * h_px)
+        return (spot[0], spot[1], spot[0] + size_mm[0], spot[1] + size_mm[1])
+    return None
+
+
+def _pick(rng: np.random.Generator, options: tuple[tuple[str, float], ...]) -> str:
+    w = np.array([x for _, x in options], dtype=float)
+    return options[int(rng.choice(len(options), p=w / w.sum()))][0]
+
+
+def pencil_texture(
+    rng: np.random.Generator, shape: tuple[int, int], kind: str
+) -> NDArray[np.float32] | None:
+    """Multiplicative texture of a pen's strokes (graphite grain, ballpoint skips)."""
+    amount = {"pencil": 0.35, "ballpoint_blue": 0.12, "ballpoint_black": 0.12}.get(kind)
+    if amount is None:
+        return None
+    t = 128
+    tile = 1.0 - amount * rng.random((t, t)).astype(np.float32)
+    reps = (shape[0] // t + 1, shape[1] // t + 1)
+    return np.tile(tile, reps)[: shape[0], : shape[1]]
+
+
+def reading_order(points: NDArray[np.float64], band: float) -> list[int]:
+    """Indices of ``points`` (x, y) in reading order: rows of height ``band``, then x."""
+    keys = [(math.floor(p[1] / band), p[0]) for p in points]
+    return sorted(range(len(points)), key=lambda i: keys[i])

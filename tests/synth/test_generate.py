@@ -1,0 +1,146 @@
+"""End-to-end tests of the synthetic photo generator and the ``synth`` command."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+from itertools import combinations
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+import shapely
+from typer.testing import CliRunner
+
+from aggression_vision.cli import app
+from aggression_vision.document import document_to_state, validate_document
+from aggression_vision.game import Board, GameState, parse_move
+from aggression_vision.synth.generate import generate_sample, sample_polygon, write_sample
+from aggression_vision.synth.params import PRESETS, SynthParams, preset
+
+SMALL = replace(SynthParams(), megapixels=(0.3, 0.6))
+SEEDS = range(5)
+
+
+@pytest.fixture(scope="module")
+def samples():  # type: ignore[no-untyped-def]
+    return [generate_sample(s, SMALL) for s in SEEDS]
+
+
+def test_deterministic_per_seed() -> None:
+    a = generate_sample(11, SMALL)
+    b = generate_sample(11, SMALL)
+    c = generate_sample(12, SMALL)
+    assert np.array_equal(a.image, b.image)
+    assert a.document == b.document
+    assert a.image.shape != c.image.shape or not np.array_equal(a.image, c.image)
+
+
+def test_document_is_valid_and_in_the_photo(samples) -> None:  # type: ignore[no-untyped-def]
+    for s in samples:
+        doc = s.document
+        validate_document(doc)
+        h, w = s.image.shape[:2]
+        assert doc["synth"]["size"] == [w, h]
+        for c in doc["countries"]:
+            pts = np.array(c["polygon"])
+            assert pts[:, 0].min() >= 0 and pts[:, 0].max() <= w
+            assert pts[:, 1].min() >= 0 and pts[:, 1].max() <= h
+            if c["label"] is not None:
+                assert c["label"] == c["id"]
+
+
+def test_polygons_valid_and_disjoint(samples) -> None:  # type: ignore[no-untyped-def]
+    for s in samples:
+        ids = [c["id"] for c in s.document["countries"]]
+        polys = {i: sample_polygon(s.document, i) for i in ids}
+        for p in polys.values():
+            assert p.is_valid and p.area > 50
+        for a, b in combinations(ids, 2):
+            # shared borders coincide up to the 0.01 px rounding of the JSON
+            assert polys[a].intersection(polys[b]).area < 1e-3 * min(polys[a].area, polys[b].area)
+
+
+def test_adjacency_consistent_with_geometry(samples) -> None:  # type: ignore[no-untyped-def]
+    for s in samples:
+        doc = s.document
+        ids = [c["id"] for c in doc["countries"]]
+        polys = {i: sample_polygon(doc, i) for i in ids}
+        adj = {frozenset(p) for p in doc["adjacency"]}
+        points = {frozenset(p) for p in doc["synth"]["point_contacts"]}
+        lw = doc["synth"]["line_width_px"]
+        assert not adj & points
+        for a, b in combinations(ids, 2):
+            shared = polys[a].buffer(0.05).intersection(polys[b].boundary).length
+            pair = frozenset((a, b))
+            if pair in adj:
+                assert shared > 3 * lw, (s.name, a, b, shared)
+            else:
+                assert shared < lw, (s.name, a, b, shared)
+            if pair in points:
+                assert polys[a].distance(polys[b]) < 0.05
+
+
+def test_game_is_legal_replay(samples) -> None:  # type: ignore[no-untyped-def]
+    for s in samples:
+        doc = s.document
+        ids = [c["id"] for c in doc["countries"]]
+        board = Board.from_pairs(ids, [tuple(p) for p in doc["adjacency"]])
+        state = GameState.initial(board)
+        for text in doc["synth"]["moves"]:
+            state = state.apply(parse_move(text))
+        by_id = {c["id"]: c for c in doc["countries"]}
+        for cid in ids:
+            assert state.armies[cid] == by_id[cid]["armies"]
+            assert state.owner[cid] == by_id[cid]["owner"]
+            assert (cid in state.conquered) == by_id[cid]["conquered"]
+        assert state.phase == doc["phase"]
+        assert state.to_move == doc["to_move"]
+        read, _ = document_to_state(doc)
+        assert read.phase == doc["phase"]
+
+
+def test_variety_over_seeds() -> None:
+    docs = [generate_sample(s, replace(SMALL, n_countries=(10, 14))).document for s in range(12)]
+    assert {d["phase"] for d in docs} == {2, 3}
+    assert any(c["conquered"] for d in docs for c in d["countries"])
+    assert any(d["synth"]["labelled"] for d in docs)
+    assert len({d["synth"]["paper"] for d in docs}) >= 3
+    assert len({d["synth"]["pens"]["map"] for d in docs}) >= 2
+
+
+def test_writes_jpeg_and_json(tmp_path: Path) -> None:
+    s = generate_sample(3, SMALL)
+    jpg, js = write_sample(s, tmp_path)
+    img = cv2.imread(str(jpg))
+    assert img.shape == s.image.shape
+    assert json.loads(js.read_text())["countries"] == s.document["countries"]
+
+
+def test_cli_synth_writes_files(tmp_path: Path) -> None:
+    result = CliRunner().invoke(
+        app, ["synth", "--count", "2", "--seed", "5", "--out", str(tmp_path), "--preset", "small"]
+    )
+    assert result.exit_code == 0, result.output
+    names = sorted(p.name for p in tmp_path.iterdir())
+    assert names == [
+        "synth-000005.jpg",
+        "synth-000005.json",
+        "synth-000006.jpg",
+        "synth-000006.json",
+    ]
+
+
+def test_cli_synth_unknown_preset(tmp_path: Path) -> None:
+    result = CliRunner().invoke(app, ["synth", "--out", str(tmp_path), "--preset", "nope"])
+    assert result.exit_code == 2
+    assert "unknown preset" in result.output
+
+
+def test_presets() -> None:
+    assert set(PRESETS) >= {"easy", "default", "hard", "small"}
+    with pytest.raises(ValueError, match="unknown preset"):
+        preset("nope")
+    assert preset("default") == SynthParams()
+    assert shapely is not None
