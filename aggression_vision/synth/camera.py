@@ -79,6 +79,8 @@ def choose_pose(
     )
     fill = float(rng.uniform(*params.page_fill))
     corners = np.array([[0, 0], [page_mm[0], 0], [page_mm[0], page_mm[1]], [0, page_mm[1]]])
+    if rng.random() >= params.page_cut_prob:
+        keep_mm = np.concatenate([keep_mm, corners])  # the whole sheet in view
 
     def project(pts: NDArray[np.float64], z: float, t: NDArray[np.float64]) -> NDArray[np.float64]:
         p3 = np.concatenate([pts - centre, np.zeros((len(pts), 1))], axis=1) @ r.T

@@ -267,6 +267,8 @@ def generate_sample(seed: int, params: SynthParams | None = None) -> Sample:
         "tilt_deg": round(pose.tilt_deg, 2),
         "roll_deg": round(pose.roll_deg, 2),
         "moves": [str(m) for m in moves],
+        # Fields that differ from SynthParams(): with the seed, enough to regenerate.
+        "params": {k: v for k, v in params.to_dict().items() if v != getattr(SynthParams(), k)},
         "warnings": warnings,
     }
     return Sample(

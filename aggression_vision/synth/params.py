@@ -43,7 +43,7 @@ class SynthParams:
     #: (otherwise it is flipped into a T-junction pair).
     short_border_contact_prob: float = 0.15
     #: Extra deliberate four-corner junctions (countries meeting at a point), per map.
-    point_contacts: tuple[int, int] = (0, 3)
+    point_contacts: tuple[int, int] = (0, 2)
     #: Probability of a country wholly inside another.
     enclave_prob: float = 0.35
     #: Probability of a long thin country across the map, and its width range (mm).
@@ -119,8 +119,10 @@ class SynthParams:
     tilt_deg: Range = (0.0, 35.0)
     #: In-plane rotation of the page (degrees).
     roll_deg: Range = (-180.0, 180.0)
-    #: Page's longer side as a fraction of the photo's diagonal-ish extent; >1 cuts it off.
-    page_fill: Range = (0.55, 1.15)
+    #: Page's longer side as a fraction of the photo's longer side (>1: part of it is cut off).
+    page_fill: Range = (0.7, 1.3)
+    #: Probability that the page may run out of the frame (the map always stays in view).
+    page_cut_prob: float = 0.35
     #: Uneven light: amplitude of the smooth illumination field.
     light_unevenness: Range = (0.05, 0.35)
     #: Probability of a cast shadow (a hand or a phone) and its darkness.
@@ -166,6 +168,7 @@ def _easy() -> SynthParams:
         tilt_deg=(0.0, 5.0),
         roll_deg=(-4.0, 4.0),
         page_fill=(0.8, 0.95),
+        page_cut_prob=0.0,
         light_unevenness=(0.0, 0.08),
         shadow_prob=0.0,
         blur_mm=(0.0, 0.04),
