@@ -240,6 +240,9 @@ class PhotoScore:
     letter_spurious: int = 0
     exact: bool = False
     mean_iou: float | None = None
+    # What kind of photo this is (paper, pen...), from the ground truth's
+    # generator metadata, for the per-factor breakdown.
+    tags: dict[str, str] = field(default_factory=dict)
 
     @property
     def failed(self) -> bool:
@@ -278,6 +281,46 @@ def _countries_by_id(document: Document, what: str) -> dict[CountryId, Mapping[s
     return by_id
 
 
+def photo_tags(truth: Document) -> dict[str, str]:
+    """Factors of a synthetic photo worth a breakdown, from its ``synth`` metadata.
+
+    Paper, map pen, ruler, written letters, and the photo's size and camera
+    tilt in bands; absent fields are left out.
+
+    >>> photo_tags({"synth": {"name": "s1", "paper": "squared", "ruler": False,
+    ...             "pens": {"map": "pencil"}, "size": [4000, 3000], "tilt_deg": 31.0}})
+    {'paper': 'squared', 'pen': 'pencil', 'ruler': 'no', 'megapixels': '8+', 'tilt': '30+ deg'}
+    """
+    meta = truth.get("synth")
+    if not isinstance(meta, Mapping):
+        return {}
+    tags: dict[str, str] = {}
+    if isinstance(meta.get("paper"), str):
+        tags["paper"] = meta["paper"]
+    pens = meta.get("pens")
+    if isinstance(pens, Mapping) and isinstance(pens.get("map"), str):
+        tags["pen"] = pens["map"]
+    for key in ("ruler", "labelled"):
+        if isinstance(meta.get(key), bool):
+            tags[key] = "yes" if meta[key] else "no"
+    size = meta.get("size")
+    if isinstance(size, Sequence) and len(size) == 2:
+        megapixels = float(size[0]) * float(size[1]) / 1e6
+        tags["megapixels"] = _band(megapixels, (3, 8), "{}-{}", "<{}", "{}+")
+    tilt = meta.get("tilt_deg")
+    if isinstance(tilt, int | float):
+        tags["tilt"] = _band(abs(float(tilt)), (15, 30), "{}-{} deg", "<{} deg", "{}+ deg")
+    return tags
+
+
+def _band(value: float, edges: tuple[int, int], middle: str, low: str, high: str) -> str:
+    if value < edges[0]:
+        return low.format(edges[0])
+    if value < edges[1]:
+        return middle.format(*edges)
+    return high.format(edges[1])
+
+
 def score_photo(
     truth: Document,
     predicted: Document | None,
@@ -314,6 +357,7 @@ def score_photo(
         seconds=seconds,
         truth_countries=len(t_by_id),
         adjacency_truth_all=len(t_adj),
+        tags=photo_tags(truth),
     )
     if predicted is None:
         score.failure = failure or "no document"
@@ -424,6 +468,7 @@ class AccuracyReport:
     totals: dict[str, int]
     rows: list[PhotoScore] = field(default_factory=list)
     info: dict[str, Any] = field(default_factory=dict)
+    breakdown: dict[str, dict[str, dict[str, float | None]]] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         """Plain-JSON form of the report."""
@@ -434,6 +479,7 @@ class AccuracyReport:
             "metrics": self.metrics,
             "totals": self.totals,
             "info": self.info,
+            "breakdown": self.breakdown,
             "rows": [row.to_dict() for row in self.rows],
         }
 
@@ -446,7 +492,10 @@ _COUNT_FIELDS = [
 
 
 def summarize(
-    rows: Sequence[PhotoScore], *, info: Mapping[str, Any] | None = None
+    rows: Sequence[PhotoScore],
+    *,
+    info: Mapping[str, Any] | None = None,
+    breakdown_by_tag: bool = True,
 ) -> AccuracyReport:
     """Pool per-photo counts into the benchmark's rates.
 
@@ -455,6 +504,8 @@ def summarize(
     rows : sequence of PhotoScore
     info : mapping, optional
         Context to keep with the report (reader, OCR backend, workers...).
+    breakdown_by_tag : bool
+        Also compute the per-factor :func:`breakdown` (from the rows' tags).
 
     Returns
     -------
@@ -500,4 +551,37 @@ def summarize(
         totals=t,
         rows=list(rows),
         info=dict(info or {}),
+        breakdown=breakdown(rows) if breakdown_by_tag else {},
     )
+
+
+#: Metrics repeated per factor value in :func:`breakdown`.
+BREAKDOWN_METRICS = (
+    "region_f1",
+    "adjacency_f1",
+    "armies_accuracy",
+    "owner_accuracy",
+    "conquered_accuracy",
+    "exact_maps",
+    "failure_rate",
+    "seconds_median",
+)
+
+
+def breakdown(rows: Sequence[PhotoScore]) -> dict[str, dict[str, dict[str, float | None]]]:
+    """Key metrics per value of every tag: ``{"paper": {"squared": {...}, ...}, ...}``.
+
+    Each entry also holds ``photos``, the number of photos with that value.
+    """
+    keys = sorted({key for row in rows for key in row.tags})
+    result: dict[str, dict[str, dict[str, float | None]]] = {}
+    for key in keys:
+        values = sorted({row.tags[key] for row in rows if key in row.tags})
+        result[key] = {}
+        for value in values:
+            subset = [row for row in rows if row.tags.get(key) == value]
+            metrics = summarize(subset, breakdown_by_tag=False).metrics
+            entry: dict[str, float | None] = {"photos": float(len(subset))}
+            entry.update({name: metrics[name] for name in BREAKDOWN_METRICS})
+            result[key][value] = entry
+    return result

@@ -119,17 +119,54 @@ def _title(report: Any) -> str:
     )
 
 
-def to_markdown(report: Any) -> str:
-    """A markdown table of the summary of a report, for the README.
+def to_markdown(report: Any, *, breakdown: bool = True) -> str:
+    """Markdown tables of a report, for the README.
+
+    Parameters
+    ----------
+    report : AccuracyReport or SudokuReport
+    breakdown : bool
+        Add one table per photo factor (paper, pen...) when the report has them.
 
     Returns
     -------
     str
-        A caption line, a blank line, then a ``| metric | value | n |`` table.
+        A caption line, a blank line, then a ``| metric | value | n |`` table,
+        then the breakdown tables.
     """
     lines = [f"*{_title(report)}*", "", "| metric | value | n |", "|---|---:|---:|"]
     lines += [f"| {name} | {value} | {support} |" for name, value, support in summary_rows(report)]
+    for key, header, rows in breakdown_rows(report) if breakdown else []:
+        lines += ["", f"by {key}:", "", "| " + " | ".join(header) + " |"]
+        lines.append("|---|" + "---:|" * (len(header) - 1))
+        lines += ["| " + " | ".join(row) + " |" for row in rows]
     return "\n".join(lines) + "\n"
+
+
+_BREAKDOWN_COLUMNS = [
+    ("photos", "photos", "count"),
+    ("region_f1", "region F1", "pct"),
+    ("adjacency_f1", "adjacency F1", "pct"),
+    ("armies_accuracy", "armies", "pct"),
+    ("owner_accuracy", "owner", "pct"),
+    ("conquered_accuracy", "conquered", "pct"),
+    ("exact_maps", "exact maps", "pct"),
+    ("failure_rate", "failures", "pct"),
+    ("seconds_median", "median s", "sec"),
+]
+
+
+def breakdown_rows(report: Any) -> list[tuple[str, list[str], list[list[str]]]]:
+    """(factor, header, text rows) for each factor of a report's breakdown."""
+    tables = []
+    for key, values in (getattr(report, "breakdown", None) or {}).items():
+        header = [key] + [title for _, title, _ in _BREAKDOWN_COLUMNS]
+        rows = [
+            [value] + [format_value(entry.get(name), kind) for name, _, kind in _BREAKDOWN_COLUMNS]
+            for value, entry in values.items()
+        ]
+        tables.append((key, header, rows))
+    return tables
 
 
 def _photo_table(report: Any) -> Any:
@@ -180,7 +217,7 @@ def _photo_table(report: Any) -> Any:
 
 
 def render(report: Any, *, rows: bool = True) -> list[Any]:
-    """Rich renderables of a report: the summary table, then the per-photo table.
+    """Rich renderables of a report: summary, breakdown tables, then the per-photo table.
 
     Print them with ``rich.console.Console().print(*render(report))``.
     """
@@ -192,4 +229,12 @@ def render(report: Any, *, rows: bool = True) -> list[Any]:
     summary.add_column("n", justify="right")
     for name, value, support in summary_rows(report):
         summary.add_row(name, value, support)
-    return [summary, _photo_table(report)] if rows else [summary]
+    tables = [summary]
+    for key, header, text_rows in breakdown_rows(report):
+        table = Table(title=f"by {key}")
+        for index, column in enumerate(header):
+            table.add_column(column, justify="left" if index == 0 else "right")
+        for text_row in text_rows:
+            table.add_row(*text_row)
+        tables.append(table)
+    return [*tables, _photo_table(report)] if rows else tables

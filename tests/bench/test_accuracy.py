@@ -330,3 +330,31 @@ def test_any_single_wrong_armies_is_caught(order: list[int], victim: int) -> Non
     target["owner"] = target["owner"] or "first"
     row = score_photo(truth, predicted)
     assert isinstance(row, PhotoScore) and row.matched == 13 and not row.exact
+
+
+def test_breakdown_by_photo_factor() -> None:
+    truth = truth_document()
+    squared = {**truth, "synth": {"paper": "squared", "pens": {"map": "pencil"}, "ruler": True}}
+    plain = {**truth, "synth": {"paper": "plain", "pens": {"map": "pencil"}, "ruler": False}}
+    broken = copy.deepcopy(truth)
+    country(broken, "B")["armies"] = 1
+    rows = [
+        score_photo(squared, broken, seconds=2.0),
+        score_photo(squared, truth, seconds=4.0),
+        score_photo(plain, truth, seconds=1.0),
+    ]
+    assert rows[0].tags == {"paper": "squared", "pen": "pencil", "ruler": "yes"}
+    report = summarize(rows)
+    paper = report.breakdown["paper"]
+    assert set(paper) == {"plain", "squared"}
+    assert paper["squared"]["photos"] == 2 and paper["squared"]["exact_maps"] == 0.5
+    assert paper["squared"]["seconds_median"] == 3.0
+    assert paper["plain"]["exact_maps"] == 1.0
+    assert set(report.breakdown["pen"]) == {"pencil"}
+
+    from aggression_vision.bench.report import to_markdown
+
+    text = to_markdown(report)
+    assert "by paper:" in text and "| squared | 2 | 100.0% |" in text
+    assert "by paper:" not in to_markdown(report, breakdown=False)
+    assert summarize([score_photo(truth, truth)]).breakdown == {}
