@@ -205,6 +205,7 @@ class PhotoScore:
 
     name: str
     seconds: float | None = None
+    cpu_seconds: float | None = None
     failure: str | None = None
     truth_countries: int = 0
     predicted_countries: int = 0
@@ -327,6 +328,7 @@ def score_photo(
     *,
     name: str = "",
     seconds: float | None = None,
+    cpu_seconds: float | None = None,
     failure: str | None = None,
     settings: ScoreSettings | None = None,
 ) -> PhotoScore:
@@ -340,8 +342,8 @@ def score_photo(
         The reader's document; None when the reader failed.
     name : str
         Photo name for the report row.
-    seconds : float, optional
-        Time the reader took.
+    seconds, cpu_seconds : float, optional
+        Wall-clock and CPU time the reader took.
     failure : str, optional
         Why the reader failed (set when ``predicted`` is None).
     settings : ScoreSettings, optional
@@ -355,6 +357,7 @@ def score_photo(
     score = PhotoScore(
         name=name,
         seconds=seconds,
+        cpu_seconds=cpu_seconds,
         truth_countries=len(t_by_id),
         adjacency_truth_all=len(t_adj),
         tags=photo_tags(truth),
@@ -521,6 +524,7 @@ def summarize(
     conq_p = ratio(t["conquered_tp"], t["conquered_predicted"])
     conq_r = ratio(t["conquered_tp"], t["conquered_truth"])
     seconds = [row.seconds for row in rows if row.seconds is not None]
+    cpu = [row.cpu_seconds for row in rows if row.cpu_seconds is not None]
     metrics: dict[str, float | None] = {
         "region_precision": region_p,
         "region_recall": region_r,
@@ -542,6 +546,8 @@ def summarize(
         "failure_rate": ratio(sum(row.failed for row in rows), len(rows)),
         "seconds_median": percentile(seconds, 50),
         "seconds_p90": percentile(seconds, 90),
+        "cpu_seconds_median": percentile(cpu, 50),
+        "cpu_seconds_p90": percentile(cpu, 90),
     }
     t["exact"] = sum(row.exact for row in rows)
     return AccuracyReport(

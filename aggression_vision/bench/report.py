@@ -31,6 +31,8 @@ SYNTHETIC_METRICS: list[tuple[str, str, str]] = [
     ("failure_rate", "failures", "pct"),
     ("seconds_median", "seconds per photo, median", "sec"),
     ("seconds_p90", "seconds per photo, p90", "sec"),
+    ("cpu_seconds_median", "CPU seconds per photo, median", "sec"),
+    ("cpu_seconds_p90", "CPU seconds per photo, p90", "sec"),
 ]
 
 SUDOKU_METRICS: list[tuple[str, str, str]] = [
@@ -45,6 +47,8 @@ SUDOKU_METRICS: list[tuple[str, str, str]] = [
     ("failure_rate", "failures", "pct"),
     ("seconds_median", "seconds per photo, median", "sec"),
     ("seconds_p90", "seconds per photo, p90", "sec"),
+    ("cpu_seconds_median", "CPU seconds per photo, median", "sec"),
+    ("cpu_seconds_p90", "CPU seconds per photo, p90", "sec"),
 ]
 
 # Counts shown next to a rate, as "right / total".

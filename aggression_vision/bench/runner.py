@@ -19,6 +19,7 @@ import traceback
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 from typing import Any, TypeAlias, TypeVar
@@ -57,33 +58,41 @@ def load_reader(spec: ReaderSpec) -> Reader:
     return reader  # type: ignore[no-any-return]
 
 
-def read_timed(
-    reader: ReaderSpec, path: Path, *, ocr: str
-) -> tuple[dict[str, Any] | None, float | None, str | None]:
-    """Run the reader on one photo.
+@dataclass(frozen=True)
+class Reading:
+    """What a reader did with one photo.
 
-    Returns
-    -------
-    (document or None, seconds or None, failure or None)
-        ``failure`` is a one-line ``"ExceptionType: message"`` when the reader
-        raised or returned something that is not a document.
+    ``seconds`` is wall-clock time; ``cpu_seconds`` the CPU time of the worker
+    process meanwhile (all its threads), which other jobs on the machine do not
+    inflate. ``failure`` is a one-line ``"ExceptionType: message"`` when the
+    reader raised or returned something that is not a document.
     """
+
+    document: dict[str, Any] | None
+    seconds: float
+    cpu_seconds: float
+    failure: str | None = None
+
+
+def read_timed(reader: ReaderSpec, path: Path, *, ocr: str) -> Reading:
+    """Run the reader on one photo, timing it (the reader's import is not timed)."""
     function = load_reader(reader)
-    start = time.perf_counter()
+    start, cpu_start = time.perf_counter(), time.process_time()
     try:
         result = function(path, ocr=ocr)
     except Exception as exc:  # a reader's crash is a measured failure, not a bench crash
-        seconds = time.perf_counter() - start
+        seconds, cpu = time.perf_counter() - start, time.process_time() - cpu_start
         message = str(exc).splitlines()[0] if str(exc) else ""
-        return None, seconds, f"{type(exc).__name__}: {message}".rstrip(": ")
-    seconds = time.perf_counter() - start
+        return Reading(None, seconds, cpu, f"{type(exc).__name__}: {message}".rstrip(": "))
+    seconds, cpu = time.perf_counter() - start, time.process_time() - cpu_start
     if hasattr(result, "to_document"):
         result = result.to_document()
     if isinstance(result, tuple) and result and isinstance(result[0], dict):
         result = result[0]  # read_image-style (document, segmentation)
     if not isinstance(result, dict):
-        return None, seconds, f"reader returned {type(result).__name__}, not a document"
-    return result, seconds, None
+        failure = f"reader returned {type(result).__name__}, not a document"
+        return Reading(None, seconds, cpu, failure)
+    return Reading(result, seconds, cpu)
 
 
 def find_samples(directory: str | Path) -> list[tuple[Path, Path]]:
@@ -132,23 +141,27 @@ def score_sample(sample: tuple[Path, Path], *, reader: ReaderSpec, ocr: str) -> 
 
     image, truth_path = sample
     truth = load_truth(truth_path)
-    document, seconds, failure = read_timed(reader, image, ocr=ocr)
+    reading = read_timed(reader, image, ocr=ocr)
+    timing = {"seconds": reading.seconds, "cpu_seconds": reading.cpu_seconds}
     try:
-        return score_photo(truth, document, name=image.name, seconds=seconds, failure=failure)
+        return score_photo(
+            truth, reading.document, name=image.name, failure=reading.failure, **timing
+        )
     except BenchmarkError as exc:
         # A malformed predicted document is the reader's failure.
-        return score_photo(truth, None, name=image.name, seconds=seconds, failure=str(exc))
+        return score_photo(truth, None, name=image.name, failure=str(exc), **timing)
 
 
 def score_sudoku_photo(photo: Any, *, reader: ReaderSpec, ocr: str) -> Any:
     """Read one sudoku photo and score it (runs in a worker)."""
     from aggression_vision.bench.sudoku import score_sudoku
 
-    document, seconds, failure = read_timed(reader, photo.path, ocr=ocr)
+    reading = read_timed(reader, photo.path, ocr=ocr)
+    timing = {"seconds": reading.seconds, "cpu_seconds": reading.cpu_seconds}
     try:
-        return score_sudoku(photo, document, seconds=seconds, failure=failure)
+        return score_sudoku(photo, reading.document, failure=reading.failure, **timing)
     except BenchmarkError as exc:
-        return score_sudoku(photo, None, seconds=seconds, failure=str(exc))
+        return score_sudoku(photo, None, failure=str(exc), **timing)
 
 
 # ---------------------------------------------------------------- the pool

@@ -223,6 +223,7 @@ class SudokuScore:
 
     name: str
     seconds: float | None = None
+    cpu_seconds: float | None = None
     failure: str | None = None
     predicted_countries: int = 0
     cells: int = GRID * GRID
@@ -269,6 +270,7 @@ def score_sudoku(
     predicted: Mapping[str, Any] | None,
     *,
     seconds: float | None = None,
+    cpu_seconds: float | None = None,
     failure: str | None = None,
 ) -> SudokuScore:
     """Score one reading of a sudoku photo.
@@ -278,8 +280,8 @@ def score_sudoku(
     photo : SudokuPhoto
     predicted : dict or None
         The reader's state document (polygons in photo pixels); None on failure.
-    seconds : float, optional
-        Time the reader took.
+    seconds, cpu_seconds : float, optional
+        Wall-clock and CPU time the reader took.
     failure : str, optional
         Why the reader failed.
 
@@ -293,6 +295,7 @@ def score_sudoku(
     score = SudokuScore(
         name=photo.name,
         seconds=seconds,
+        cpu_seconds=cpu_seconds,
         digit_cells=int(((labels >= 1) & (labels <= 9)).sum()),
         blank_cells=int((labels == 0).sum()),
         skipped_cells=int((labels == SKIP_LABEL).sum()),
@@ -402,6 +405,7 @@ def summarize_sudoku(
     t["no_diagonal_photos"] = sum(row.no_diagonal for row in rows)
     t["map_right_photos"] = sum(row.all_found and row.no_diagonal for row in rows)
     seconds = [row.seconds for row in rows if row.seconds is not None]
+    cpu = [row.cpu_seconds for row in rows if row.cpu_seconds is not None]
     metrics: dict[str, float | None] = {
         "cells_found": ratio(t["cells_found"], t["cells"]),
         "all_found_photos": ratio(t["all_found_photos"], len(rows)),
@@ -414,6 +418,8 @@ def summarize_sudoku(
         "failure_rate": ratio(sum(row.failure is not None for row in rows), len(rows)),
         "seconds_median": percentile(seconds, 50),
         "seconds_p90": percentile(seconds, 90),
+        "cpu_seconds_median": percentile(cpu, 50),
+        "cpu_seconds_p90": percentile(cpu, 90),
     }
     return SudokuReport(
         photos=len(rows),

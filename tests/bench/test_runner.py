@@ -30,6 +30,8 @@ def test_perfect_reader_in_process(make_samples: Callable[..., Path]) -> None:
     assert report.metrics["region_f1"] == report.metrics["exact_maps"] == 1.0
     assert [row.name for row in report.rows] == ["s1.jpg", "s2.jpg", "s3.jpg"]
     assert all(row.seconds is not None and row.seconds >= 0 for row in report.rows)
+    assert all(row.cpu_seconds is not None and row.cpu_seconds >= 0 for row in report.rows)
+    assert report.metrics["cpu_seconds_median"] is not None
     assert report.info["reader"] == "fake_readers:perfect" and report.info["workers"] == 1
 
 
@@ -104,9 +106,10 @@ def test_errors(tmp_path: Path, make_samples: Callable[..., Path]) -> None:
 def test_read_timed_accepts_a_callable(make_samples: Callable[..., Path]) -> None:
     from fake_readers import perfect
 
-    document, seconds, failure = read_timed(perfect, make_samples("a") / "a.jpg", ocr="cnn")
-    assert failure is None and document is not None and seconds is not None
-    assert len(document["countries"]) == 4
+    reading = read_timed(perfect, make_samples("a") / "a.jpg", ocr="cnn")
+    assert reading.failure is None and reading.document is not None
+    assert reading.seconds >= 0 and reading.cpu_seconds >= 0
+    assert len(reading.document["countries"]) == 4
 
 
 def test_dead_worker_is_a_failure_not_a_crash() -> None:
