@@ -42,6 +42,76 @@ class CameraPose:
         return float(math.sqrt(abs(u[0] * v[1] - u[1] * v[0])))
 
 
+@dataclass(frozen=True)
+class Distortion:
+    """Lens distortion and a slightly bent page: a smooth displacement of the photo.
+
+    The photo is resampled as ``out(x) = flat(x + d(x))`` (OpenCV ``remap``),
+    where ``d`` is given on a coarse grid spanning the photo and interpolated
+    bilinearly exactly as ``cv2.resize`` does. :meth:`forward` moves points
+    of the flat photo to where they land in the final one.
+    """
+
+    size: tuple[int, int]
+    grid: NDArray[np.float32]  # (gh, gw, 2) displacement in pixels
+
+    def _sample(self, centres: NDArray[np.float64]) -> NDArray[np.float64]:
+        """``d`` at pixel-centre coordinates (N, 2)."""
+        w, h = self.size
+        gh, gw = self.grid.shape[:2]
+        gx = ((centres[:, 0] + 0.5) * gw / w - 0.5).astype(np.float32).reshape(1, -1)
+        gy = ((centres[:, 1] + 0.5) * gh / h - 0.5).astype(np.float32).reshape(1, -1)
+        out = [
+            cv2.remap(
+                np.ascontiguousarray(self.grid[..., k]),
+                gx,
+                gy,
+                cv2.INTER_LINEAR,
+                borderMode=cv2.BORDER_REPLICATE,
+            ).reshape(-1)
+            for k in (0, 1)
+        ]
+        return np.stack(out, axis=1).astype(np.float64)
+
+    def forward(self, pts: NDArray[np.float64]) -> NDArray[np.float64]:
+        """Flat-photo points (N, 2; corner origin) -> final-photo points."""
+        flat = np.asarray(pts, dtype=float) - 0.5
+        x = flat.copy()
+        for _ in range(8):  # fixed point of x + d(x) = flat; d is smooth and small
+            x = flat - self._sample(x)
+        return x + 0.5
+
+    def apply(self, image: NDArray[np.uint8]) -> NDArray[np.uint8]:
+        """Resample a photo of ``size`` through the displacement."""
+        w, h = self.size
+        full = cv2.resize(self.grid, (w, h), interpolation=cv2.INTER_LINEAR)
+        map_x = full[..., 0] + np.arange(w, dtype=np.float32)[None, :]
+        map_y = full[..., 1] + np.arange(h, dtype=np.float32)[:, None]
+        return cv2.remap(image, map_x, map_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT)
+
+
+def random_distortion(
+    rng: np.random.Generator, params: SynthParams, size: tuple[int, int]
+) -> Distortion:
+    """Radial lens distortion plus a gentle random bend of the sheet."""
+    w, h = size
+    gw, gh = 33, max(5, int(round(33 * h / w)))
+    xs = (np.arange(gw) + 0.5) * w / gw - 0.5
+    ys = (np.arange(gh) + 0.5) * h / gh - 0.5
+    gx, gy = np.meshgrid(xs, ys)
+    cx, cy = (w - 1) / 2, (h - 1) / 2
+    half_diag = math.hypot(w, h) / 2
+    rx, ry = (gx - cx) / half_diag, (gy - cy) / half_diag
+    k = float(rng.uniform(*params.lens_distortion))  # displacement at the corner / half diagonal
+    r2 = rx**2 + ry**2
+    grid = np.stack([k * rx * r2, k * ry * r2], axis=-1) * half_diag
+    bend = float(rng.uniform(*params.page_bend)) * max(w, h)
+    if bend > 0:
+        for axis in (0, 1):
+            grid[..., axis] += smooth_field(rng, (gh, gw), 2, bend)
+    return Distortion(size=size, grid=grid.astype(np.float32))
+
+
 def _rotation(axis: NDArray[np.float64], angle: float) -> NDArray[np.float64]:
     axis = axis / np.linalg.norm(axis)
     k = np.array([[0, -axis[2], axis[1]], [axis[2], 0, -axis[0]], [-axis[1], axis[0], 0]])
@@ -67,13 +137,21 @@ def choose_pose(
     aspect = [4 / 3, 16 / 9, 3 / 2, 1.0][int(rng.choice(4, p=[0.7, 0.15, 0.1, 0.05]))]
     w = int(round(math.sqrt(mp * aspect)))
     h = int(round(w / aspect))
-    if rng.random() < 0.6:  # portrait
+    roll_deg = float(rng.uniform(*params.roll_deg))
+    if rng.random() < params.roll_near_axis_prob:
+        # People mostly hold the phone square to the sheet, give or take.
+        lo, hi = params.roll_deg
+        snapped = 90.0 * round(roll_deg / 90.0) + float(rng.normal(0.0, 6.0))
+        roll_deg = float(np.clip(snapped, lo, hi))
+    # Mostly portrait photos of portrait sheets (and landscape of landscape).
+    page_upright = (page_mm[1] >= page_mm[0]) == (abs(math.sin(math.radians(roll_deg))) < 0.7071)
+    if page_upright != (rng.random() < 0.15):
         w, h = h, w
     f = max(w, h) * float(rng.uniform(0.75, 1.05))
     centre = keep_mm.mean(axis=0)
     tilt = math.radians(float(rng.uniform(*params.tilt_deg)))
     phi = rng.uniform(0, 2 * math.pi)
-    roll = math.radians(float(rng.uniform(*params.roll_deg)))
+    roll = math.radians(roll_deg)
     r = _rotation(np.array([0.0, 0.0, 1.0]), roll) @ _rotation(
         np.array([math.cos(phi), math.sin(phi), 0.0]), tilt
     )
@@ -88,20 +166,34 @@ def choose_pose(
         return np.stack([f * p3[:, 0] / p3[:, 2] + w / 2, f * p3[:, 1] / p3[:, 2] + h / 2], axis=1)
 
     margin = 0.02 * min(w, h)
-    for _ in range(60):
+
+    def inside(q: NDArray[np.float64]) -> bool:
+        lo, hi = q.min(axis=0), q.max(axis=0)
+        return bool(
+            lo[0] >= margin and lo[1] >= margin and hi[0] <= w - margin and hi[1] <= h - margin
+        )
+
+    t = np.zeros(2)
+    for _ in range(80):
         z = f * max(page_mm) / (fill * max(w, h))
-        t = rng.uniform(-0.25, 0.25, 2) * np.array([w, h]) * z / f
-        q = project(keep_mm, z, t)
-        if (
-            q[:, 0].min() >= margin
-            and q[:, 1].min() >= margin
-            and q[:, 0].max() <= w - margin
-            and q[:, 1].max() <= h - margin
-        ):
-            break
-        fill *= 0.95
-    else:
-        t = np.zeros(2)
+        q = project(keep_mm, z, np.zeros(2))
+        lo, hi = q.min(axis=0), q.max(axis=0)
+        if np.any(hi - lo > np.array([w, h]) - 2 * margin):
+            fill *= 0.97  # too big for the frame at this distance
+            continue
+        # Centre what must be seen, then shift it at random within the slack.
+        slack_lo = np.array([margin, margin]) - lo
+        slack_hi = np.array([w, h]) - margin - hi
+        shift = rng.uniform(slack_lo, slack_hi)
+        for _ in range(6):  # perspective makes the shift a little uneven: back off if needed
+            t = shift * z / f
+            if inside(project(keep_mm, z, t)):
+                break
+            shift = shift * 0.5 + (slack_lo + slack_hi) / 4
+        else:
+            fill *= 0.97
+            continue
+        break
     dst = project(corners.astype(float), z, t)
     hom = cv2.getPerspectiveTransform(corners.astype(np.float32), dst.astype(np.float32))
     return CameraPose(
@@ -124,7 +216,7 @@ def _background(rng: np.random.Generator, shape: tuple[int, int]) -> NDArray[np.
         (0.7, 0.62, 0.5),  # light wood
         (0.25, 0.2, 0.18),  # dark wood
     ]
-    base = np.array(kinds[int(rng.integers(len(kinds)))]) * rng.uniform(0.85, 1.12, 3)
+    base = np.array(kinds[int(rng.integers(len(kinds)))]) * rng.uniform(0.92, 1.08, 3)
     small_h, small_w = max(4, h // 16), max(4, w // 16)
     field = smooth_field(rng, (small_h, small_w), 4, 0.08)
     if rng.random() < 0.5:  # grain of a wooden table
@@ -182,6 +274,7 @@ def photograph(
     pose: CameraPose,
     rng: np.random.Generator,
     params: SynthParams,
+    distortion: Distortion | None = None,
 ) -> tuple[NDArray[np.uint8], int]:
     """Take the photo of the page.
 
@@ -192,6 +285,8 @@ def photograph(
     page_alpha : ndarray of float32, shape (rows, cols)
         1 on paper, 0 in holes.
     pose : CameraPose
+    distortion : Distortion, optional
+        Lens distortion and page bend, applied after the perspective.
 
     Returns
     -------
@@ -214,6 +309,8 @@ def photograph(
     img = cv2.warpPerspective(
         page_bgr, hc, (w, h), dst=bg, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_TRANSPARENT
     )
+    if distortion is not None:
+        img = distortion.apply(img)
     light = _light(rng, params, (w, h))
     light_u8 = np.clip(light * 128.0, 0, 255).astype(np.uint8)
     light_full = cv2.resize(light_u8, (w, h), interpolation=cv2.INTER_LINEAR)

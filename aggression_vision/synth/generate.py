@@ -26,7 +26,7 @@ from shapely.geometry import Polygon
 from aggression_vision.document import state_to_document
 from aggression_vision.game import Board, GameState
 from aggression_vision.game.mapgen import country_ids
-from aggression_vision.synth.camera import CameraPose, choose_pose, photograph
+from aggression_vision.synth.camera import choose_pose, photograph, random_distortion
 from aggression_vision.synth.game import play_game
 from aggression_vision.synth.handwriting import random_style
 from aggression_vision.synth.maps import SynthMap, generate_map
@@ -99,11 +99,6 @@ def _translate(smap: SynthMap, off: NDArray[np.float64]) -> SynthMap:
         thin=smap.thin,
         enclave=smap.enclave,
     )
-
-
-def _ring_px(pose: CameraPose, ring: Any) -> list[list[float]]:
-    pts = pose.project(np.asarray(ring.coords)[:-1])
-    return [[round(float(x), 2), round(float(y), 2)] for x, y in pts]
 
 
 def generate_sample(seed: int, params: SynthParams | None = None) -> Sample:
@@ -239,17 +234,22 @@ def generate_sample(seed: int, params: SynthParams | None = None) -> Sample:
             cov *= tex
         sheet.apply_ink(cov, pen.ink)
 
-    photo, quality = photograph(sheet.to_bgr(), sheet.alpha, ppm, pose, rng, params)
+    distortion = random_distortion(rng, params, pose.size)
+    photo, quality = photograph(sheet.to_bgr(), sheet.alpha, ppm, pose, rng, params, distortion)
+
+    def to_photo(ring: Any) -> list[list[float]]:
+        pts = distortion.forward(pose.project(np.asarray(ring.coords)[:-1]))
+        return [[round(float(x), 2), round(float(y), 2)] for x, y in pts]
 
     # Ground truth in photo pixels.
-    polygons = {ids[i]: _ring_px(pose, p.exterior) for i, p in enumerate(smap.countries)}
+    polygons = {ids[i]: to_photo(p.exterior) for i, p in enumerate(smap.countries)}
     doc = state_to_document(
         state, polygons=polygons, labels={cid: (cid if labelled else None) for cid in ids}
     )
     for entry in doc["countries"]:
         poly = smap.countries[ids.index(entry["id"])]
         if poly.interiors:
-            entry["holes"] = [_ring_px(pose, r) for r in poly.interiors]
+            entry["holes"] = [to_photo(r) for r in poly.interiors]
     name = f"synth-{seed:06d}"
     doc["synth"] = {
         "generator_version": GENERATOR_VERSION,

@@ -64,6 +64,8 @@ class SynthParams:
     #: Probability per border end of an overshoot past the junction and its length (mm).
     overshoot_prob: Range = (0.0, 0.4)
     overshoot_mm: Range = (0.3, 2.5)
+    #: Probability per border of a pen lift part way (a gap of ``gap_mm`` or an overlap).
+    lift_prob: Range = (0.0, 0.25)
 
     # -- game ----------------------------------------------------------------------
     #: Probability that phase 2 is still being played in the photo.
@@ -119,10 +121,18 @@ class SynthParams:
     tilt_deg: Range = (0.0, 35.0)
     #: In-plane rotation of the page (degrees).
     roll_deg: Range = (-180.0, 180.0)
+    #: Probability that the roll is near a multiple of 90 degrees (phone held square).
+    roll_near_axis_prob: float = 0.6
     #: Page's longer side as a fraction of the photo's longer side (>1: part of it is cut off).
     page_fill: Range = (0.7, 1.3)
     #: Probability that the page may run out of the frame (the map always stays in view).
     page_cut_prob: float = 0.35
+    #: Radial lens distortion: displacement at the photo's corner, as a fraction of
+    #: the half diagonal (negative: barrel).
+    lens_distortion: Range = (-0.015, 0.01)
+    #: A sheet that does not lie flat: amplitude of a smooth displacement, fraction
+    #: of the photo's longer side.
+    page_bend: Range = (0.0, 0.004)
     #: Uneven light: amplitude of the smooth illumination field.
     light_unevenness: Range = (0.05, 0.35)
     #: Probability of a cast shadow (a hand or a phone) and its darkness.
@@ -157,6 +167,7 @@ def _easy() -> SynthParams:
         double_prob=(0.0, 0.05),
         gap_prob=(0.0, 0.05),
         overshoot_prob=(0.0, 0.1),
+        lift_prob=(0.0, 0.05),
         digit_height_mm=(5.0, 8.0),
         touch_border_prob=0.0,
         hand_sources=(("stroke", 0.6), ("font", 0.4)),
@@ -169,6 +180,8 @@ def _easy() -> SynthParams:
         roll_deg=(-4.0, 4.0),
         page_fill=(0.8, 0.95),
         page_cut_prob=0.0,
+        lens_distortion=(0.0, 0.0),
+        page_bend=(0.0, 0.0),
         light_unevenness=(0.0, 0.08),
         shadow_prob=0.0,
         blur_mm=(0.0, 0.04),

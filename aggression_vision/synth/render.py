@@ -91,6 +91,7 @@ def draw_borders(
     p_double = float(rng.uniform(*params.double_prob)) * (0.3 if ruler else 1.0)
     p_gap = float(rng.uniform(*params.gap_prob))
     p_over = float(rng.uniform(*params.overshoot_prob))
+    p_lift = float(rng.uniform(*params.lift_prob))
     strokes = []
     for chain in borders:
         closed = bool(np.allclose(chain[0], chain[-1]))
@@ -106,7 +107,19 @@ def draw_borders(
                     drawn = _extend(drawn, -float(rng.uniform(*params.gap_mm)) * ppm, at_start)
                 elif r < p_gap + p_over:
                     drawn = _extend(drawn, float(rng.uniform(*params.overshoot_mm)) * ppm, at_start)
-        strokes.append(drawn)
+        if len(drawn) > 8 and rng.random() < p_lift:
+            # The pen was lifted part way: a small gap, or a restart that overlaps.
+            k = int(rng.integers(len(drawn) // 4, 3 * len(drawn) // 4))
+            g = float(rng.uniform(*params.gap_mm)) * ppm
+            head, tail = drawn[: k + 1], drawn[k:]
+            if rng.random() < 0.5:
+                head = _extend(head, -g / 2, at_start=False)
+                tail = _extend(tail, -g / 2, at_start=True)
+            else:
+                tail = _extend(tail, g, at_start=True) + rng.normal(0, 0.3 * lw, 2)
+            strokes.extend([head, tail])
+        else:
+            strokes.append(drawn)
         if rng.random() < p_double:
             # The second stroke runs slightly apart, with its own tremor and ends.
             tangent = np.gradient(drawn, axis=0)
