@@ -244,6 +244,8 @@ class PhotoScore:
     # What kind of photo this is (paper, pen...), from the ground truth's
     # generator metadata, for the per-factor breakdown.
     tags: dict[str, str] = field(default_factory=dict)
+    # The reader's own warnings (the first few), to tell "read nothing" from "could not".
+    warnings: list[str] = field(default_factory=list)
 
     @property
     def failed(self) -> bool:
@@ -280,6 +282,14 @@ def _countries_by_id(document: Document, what: str) -> dict[CountryId, Mapping[s
             raise BenchmarkError(f"{what} document has two countries with id {country_id!r}")
         by_id[country_id] = country
     return by_id
+
+
+def reader_warnings(document: Document, *, keep: int = 3) -> list[str]:
+    """The first ``keep`` warnings a reader wrote into its document."""
+    warnings = document.get("warnings")
+    if not isinstance(warnings, list):
+        return []
+    return [str(w) for w in warnings[:keep]]
 
 
 def photo_tags(truth: Document) -> dict[str, str]:
@@ -365,6 +375,7 @@ def score_photo(
     if predicted is None:
         score.failure = failure or "no document"
         return score
+    score.warnings = reader_warnings(predicted)
     p_by_id = _countries_by_id(predicted, "predicted")
     score.predicted_countries = len(p_by_id)
     if not p_by_id:
@@ -544,12 +555,14 @@ def summarize(
         "letter_accuracy": ratio(t["letter_correct"], t["letter_total"]),
         "exact_maps": ratio(sum(row.exact for row in rows), len(rows)),
         "failure_rate": ratio(sum(row.failed for row in rows), len(rows)),
+        "warning_rate": ratio(sum(bool(row.warnings) for row in rows), len(rows)),
         "seconds_median": percentile(seconds, 50),
         "seconds_p90": percentile(seconds, 90),
         "cpu_seconds_median": percentile(cpu, 50),
         "cpu_seconds_p90": percentile(cpu, 90),
     }
     t["exact"] = sum(row.exact for row in rows)
+    t["photos_with_warnings"] = sum(bool(row.warnings) for row in rows)
     return AccuracyReport(
         photos=len(rows),
         failures=sum(row.failed for row in rows),

@@ -29,6 +29,7 @@ SYNTHETIC_METRICS: list[tuple[str, str, str]] = [
     ("letter_accuracy", "letter accuracy", "pct"),
     ("exact_maps", "whole map exactly right", "pct"),
     ("failure_rate", "failures", "pct"),
+    ("warning_rate", "photos with reader warnings", "pct"),
     ("seconds_median", "seconds per photo, median", "sec"),
     ("seconds_p90", "seconds per photo, p90", "sec"),
     ("cpu_seconds_median", "CPU seconds per photo, median", "sec"),
@@ -45,6 +46,7 @@ SUDOKU_METRICS: list[tuple[str, str, str]] = [
     ("digit_accuracy", "digit cells read right", "pct"),
     ("blank_accuracy", "blank cells read as unoccupied", "pct"),
     ("failure_rate", "failures", "pct"),
+    ("warning_rate", "photos with reader warnings", "pct"),
     ("seconds_median", "seconds per photo, median", "sec"),
     ("seconds_p90", "seconds per photo, p90", "sec"),
     ("cpu_seconds_median", "CPU seconds per photo, median", "sec"),
@@ -103,6 +105,8 @@ def _support(report: Any, key: str) -> str:
         return f"{report.totals[key]} / {report.photos}"
     if key == "failure_rate":
         return f"{report.failures} / {report.photos}"
+    if key == "warning_rate":
+        return f"{report.totals['photos_with_warnings']} / {report.photos}"
     return ""
 
 

@@ -23,7 +23,13 @@ from typing import Any
 import numpy as np
 
 from aggression_vision.bench import BenchmarkError
-from aggression_vision.bench.accuracy import adjacency_pairs, percentile, polygon_of, ratio
+from aggression_vision.bench.accuracy import (
+    adjacency_pairs,
+    percentile,
+    polygon_of,
+    ratio,
+    reader_warnings,
+)
 
 GRID = 9
 SKIP_LABEL = 10
@@ -238,6 +244,7 @@ class SudokuScore:
     blank_correct: int = 0
     skipped_cells: int = 0
     wrong_digits: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
 
     @property
     def all_found(self) -> bool:
@@ -302,6 +309,7 @@ def score_sudoku(
     )
     countries = list((predicted or {}).get("countries") or [])
     score.predicted_countries = len(countries)
+    score.warnings = reader_warnings(predicted or {})
     if predicted is None or not countries:
         score.failure = failure or ("no document" if predicted is None else "no map")
         return score
@@ -404,6 +412,7 @@ def summarize_sudoku(
     t["all_found_photos"] = sum(row.all_found for row in rows)
     t["no_diagonal_photos"] = sum(row.no_diagonal for row in rows)
     t["map_right_photos"] = sum(row.all_found and row.no_diagonal for row in rows)
+    t["photos_with_warnings"] = sum(bool(row.warnings) for row in rows)
     seconds = [row.seconds for row in rows if row.seconds is not None]
     cpu = [row.cpu_seconds for row in rows if row.cpu_seconds is not None]
     metrics: dict[str, float | None] = {
@@ -416,6 +425,7 @@ def summarize_sudoku(
         "digit_accuracy": ratio(t["digit_correct"], t["digit_cells"]),
         "blank_accuracy": ratio(t["blank_correct"], t["blank_cells"]),
         "failure_rate": ratio(sum(row.failure is not None for row in rows), len(rows)),
+        "warning_rate": ratio(sum(bool(row.warnings) for row in rows), len(rows)),
         "seconds_median": percentile(seconds, 50),
         "seconds_p90": percentile(seconds, 90),
         "cpu_seconds_median": percentile(cpu, 50),

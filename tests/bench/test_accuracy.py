@@ -358,3 +358,13 @@ def test_breakdown_by_photo_factor() -> None:
     assert "by paper:" in text and "| squared | 2 | 100.0% |" in text
     assert "by paper:" not in to_markdown(report, breakdown=False)
     assert summarize([score_photo(truth, truth)]).breakdown == {}
+
+
+def test_reader_warnings_are_kept() -> None:
+    truth = truth_document()
+    predicted = {**copy.deepcopy(truth), "warnings": ["numbers not read: no model", "b", "c", "d"]}
+    row = score_photo(truth, predicted)
+    assert row.warnings == ["numbers not read: no model", "b", "c"]
+    report = summarize([row, score_photo(truth, truth)])
+    assert report.totals["photos_with_warnings"] == 1
+    assert report.metrics["warning_rate"] == 0.5
