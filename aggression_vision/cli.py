@@ -740,13 +740,17 @@ def bench(
     ] = False,
     reader: Annotated[
         str,
-        typer.Option("--reader", help="The photo reader, as package.module:function."),
+        typer.Option(
+            "--reader",
+            help="The photo reader, as package.module:function; "
+            "aggression_vision.bench.readers:regions_only skips the marks.",
+        ),
     ] = "aggression_vision.vision.pipeline:read_photo",
 ) -> None:
     """Measure how well photos are read (synthetic samples, real sudoku photos) and how fast.
 
-    With --json, prints one document: the report, or {"reports": [synthetic, sudoku]} when
-    both are measured. Reader failures are measured, not errors: the exit status is 0.
+    With --json, prints one document: the report, or an object whose "reports" list holds
+    both (synthetic, then sudoku). Reader failures are measured, not errors: exit status 0.
     """
     if target == "engine":
         _bench_engine(json_output=json_output, limit=limit, out=out)
