@@ -6,8 +6,10 @@ can import it (the default is the project's own pipeline). Each photo is read
 and scored inside a worker of a process pool; a reader that raises is a
 failure of that photo, not of the run.
 
-Times are the reader's wall-clock time per photo, measured inside the worker:
-with N workers on N cores each photo gets about one core.
+Times are measured inside the worker, per photo: wall-clock seconds (with N
+workers on N cores each photo gets about one core; use ``workers=1`` for the
+latency of a single reading) and the worker's CPU seconds, which stay honest
+when other jobs load the machine.
 """
 
 from __future__ import annotations
