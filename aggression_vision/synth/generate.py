@@ -186,6 +186,7 @@ def generate_sample(seed: int, params: SynthParams | None = None) -> Sample:
         for p in ("first", "second")
     }
     h0 = float(rng.uniform(*params.digit_height_mm))
+    boxes_mm: dict[str, dict[str, tuple[float, float, float, float]]] = {}
     for i in rng.permutation(n):
         cid = ids[i]
         poly = smap.countries[i]
@@ -208,6 +209,8 @@ def generate_sample(seed: int, params: SynthParams | None = None) -> Sample:
                 crossout=cid in state.conquered,
                 touch=bool(rng.random() < params.touch_border_prob),
             )
+            if number_box is not None:
+                boxes_mm[cid] = {"number": number_box}
             if number_box is None:
                 warnings.append(f"{cid}: the number did not fit")
         if labelled:
@@ -224,6 +227,8 @@ def generate_sample(seed: int, params: SynthParams | None = None) -> Sample:
                 pen_width_mm=map_pen.width_mm,
                 avoid=avoid,
             )
+            if got is not None:
+                boxes_mm.setdefault(cid, {})["label"] = got
             if got is None:
                 warnings.append(f"{cid}: the letter did not fit")
     for key, layer in layers.items():
@@ -236,6 +241,9 @@ def generate_sample(seed: int, params: SynthParams | None = None) -> Sample:
 
     distortion = random_distortion(rng, params, pose.size)
     photo, quality = photograph(sheet.to_bgr(), sheet.alpha, ppm, pose, rng, params, distortion)
+
+    def to_quad(b: tuple[float, float, float, float]) -> list[list[float]]:
+        return to_photo(shapely.box(*b).exterior)
 
     def to_photo(ring: Any) -> list[list[float]]:
         pts = distortion.forward(pose.project(np.asarray(ring.coords)[:-1]))
@@ -267,6 +275,10 @@ def generate_sample(seed: int, params: SynthParams | None = None) -> Sample:
         "tilt_deg": round(pose.tilt_deg, 2),
         "roll_deg": round(pose.roll_deg, 2),
         "moves": [str(m) for m in moves],
+        # Where each number (with its marks) and letter was written: photo quads.
+        "writing": {
+            cid: {kind: to_quad(b) for kind, b in kinds.items()} for cid, kinds in boxes_mm.items()
+        },
         # Fields that differ from SynthParams(): with the seed, enough to regenerate.
         "params": {k: v for k, v in params.to_dict().items() if v != getattr(SynthParams(), k)},
         "warnings": warnings,

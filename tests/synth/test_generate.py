@@ -144,3 +144,42 @@ def test_presets() -> None:
         preset("nope")
     assert preset("default") == SynthParams()
     assert shapely is not None
+
+
+def _on_ink(near: np.ndarray, doc: dict, shift: float) -> float:  # type: ignore[type-arg]
+    hits = total = 0
+    for c in doc["countries"]:
+        ring = shapely.LinearRing(np.array(c["polygon"]) + shift)
+        for d in np.arange(0, ring.length, 2.0):
+            x, y = ring.interpolate(d).coords[0]
+            if 0 <= x < near.shape[1] and 0 <= y < near.shape[0]:
+                hits += int(near[int(y), int(x)])
+            total += 1
+    return hits / total
+
+
+def test_drawn_borders_lie_on_the_ground_truth(samples) -> None:  # type: ignore[no-untyped-def]
+    """Most of every true border has ink right on it in the photo (within ~2 line widths),
+    and clearly less so when the polygons are moved by a few line widths."""
+    for s in samples:
+        gray = cv2.cvtColor(s.image, cv2.COLOR_BGR2GRAY).astype(np.int16)
+        paper = cv2.dilate(gray.astype(np.uint8), np.ones((15, 15), np.uint8)).astype(np.int16)
+        ink = ((paper - gray) > 20).astype(np.uint8)
+        r = int(np.ceil(max(2.0, 1.5 * s.document["synth"]["line_width_px"])))
+        near = cv2.dilate(ink, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1)))
+        on = _on_ink(near, s.document, 0.0)
+        assert on > 0.85, (s.name, on)
+        assert _on_ink(near, s.document, 3.0 * r) < on - 0.1, s.name
+
+
+def test_writing_inside_its_country(samples) -> None:  # type: ignore[no-untyped-def]
+    for s in samples:
+        doc = s.document
+        writing = doc["synth"]["writing"]
+        for c in doc["countries"]:
+            if c["armies"] is not None:
+                quad = shapely.Polygon(writing[c["id"]]["number"])
+                assert sample_polygon(doc, c["id"]).contains(quad.centroid), (s.name, c["id"])
+            if c["label"] is not None and "label" in writing.get(c["id"], {}):
+                quad = shapely.Polygon(writing[c["id"]]["label"])
+                assert sample_polygon(doc, c["id"]).contains(quad.centroid)
