@@ -660,15 +660,18 @@ def _run(
     return False, lo, hi, _greedy_line(s, unc, me, op, side, hint), value
 
 
-def _numba_usable(n: int) -> bool:
-    """Whether the compiled engine can run: numba installed and masks fit in int64."""
-    if n > _MAX_NUMBA_COUNTRIES:
-        return False
+def numba_available() -> bool:
+    """Whether numba can be imported (the compiled engine is optional)."""
     try:
         import numba  # noqa: F401
     except ImportError:
         return False
     return True
+
+
+def _numba_usable(n: int) -> bool:
+    """Whether the compiled engine can run: numba installed and masks fit in int64."""
+    return n <= _MAX_NUMBA_COUNTRIES and numba_available()
 
 
 def _alternatives(
