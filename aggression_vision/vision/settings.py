@@ -36,6 +36,9 @@ class ReaderSettings:
         Size of the paper-background estimate (morphological closing), as a
         fraction of the working long side; larger than any stroke, smaller than
         a shadow's gradient.
+    paper_min_brightness : float
+        Areas (wider than a stroke) darker than this fraction of the local
+        paper estimate are not paper: the table or background around it.
     ink_darkness : float
         A pixel is ink when it is at least this much darker than the local
         paper (0..1, fraction of the paper's brightness).
@@ -55,12 +58,20 @@ class ReaderSettings:
         of a strip's width.
     grid_strips : int
         The page is cut into this many strips across the lines to look for a
-        ruling; at least half of them must show one.
+        ruling.
+    grid_min_strips : int
+        A ruling must show in at least this many strips.
+    grid_max_step : float
+        Printed rulings are dense: their spacing is at most this fraction of
+        the long side (a sudoku's or a hand-drawn grid's is larger).
     grid_darker : float
         Ink darker than this many times the ruling's median darkness is drawn
         over the ruling and kept.
     ruling_speck : int
         Pixels: ink fragments left by ruling removal smaller than this are dropped.
+    ruling_restore : int
+        Pixels: erased ruling this close to remaining ink is given back (the
+        crossings of drawn strokes and ruling lines).
     gap_close : float
         Border gaps up to this many line widths are closed.
     writing_max_extent : float
@@ -100,15 +111,19 @@ class ReaderSettings:
     page_max_area: float = 0.98
     page_margin: float = 0.012
     background_kernel: float = 0.03
+    paper_min_brightness: float = 0.6
     ink_darkness: float = 0.08
     ink_darkness_strong: float = 0.25
     ink_min_blob: float = 6.0
-    grid_min_lines: int = 14
+    grid_min_lines: int = 12
+    grid_max_step: float = 0.04
+    grid_min_strips: int = 2
     grid_run: float = 0.05
     grid_min_coverage: float = 0.5
-    grid_strips: int = 4
+    grid_strips: int = 8
     grid_darker: float = 1.6
     ruling_speck: int = 12
+    ruling_restore: int = 4
     gap_close: float = 3.0
     writing_max_extent: float = 0.06
     country_min_inradius: float = 2.5

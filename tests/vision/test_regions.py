@@ -1,0 +1,204 @@
+"""Region stage on small maps drawn with OpenCV: counts, enclaves, writing, corners, gaps."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+from numpy.typing import NDArray
+
+from aggression_vision.errors import MapNotFoundError
+from aggression_vision.vision.adjacency import border_lengths, find_adjacency, grow_labels
+from aggression_vision.vision.regions import close_gaps, segment
+from aggression_vision.vision.types import Segmentation
+
+INK = (60, 50, 40)
+W, H = 900, 700
+LW = 3
+
+
+def _paper(width: int = W, height: int = H) -> NDArray[np.uint8]:
+    """Slightly uneven off-white paper (a smooth light gradient, fixed noise)."""
+    rng = np.random.default_rng(0)
+    yy, xx = np.mgrid[0:height, 0:width].astype(np.float32)
+    light = 235 - 25 * (xx / width) - 10 * (yy / height)
+    noise = rng.normal(0, 2.0, (height, width)).astype(np.float32)
+    gray = np.clip(light + noise, 0, 255).astype(np.uint8)
+    return np.dstack([gray, gray, gray])
+
+
+def _wobbly(
+    p0: tuple[float, float], p1: tuple[float, float], rng: np.random.Generator, n: int = 12
+) -> NDArray[np.int32]:
+    """A hand-drawn-looking line from p0 to p1 (ends exact, middle jittered)."""
+    t = np.linspace(0, 1, n)[:, None]
+    pts = (1 - t) * np.asarray(p0, float) + t * np.asarray(p1, float)
+    jitter = rng.normal(0, 2.0, pts.shape)
+    jitter[0] = jitter[-1] = 0
+    return np.round(pts + jitter).astype(np.int32).reshape(-1, 1, 2)
+
+
+def _grid_map(rows: int = 3, cols: int = 3, *, wobble: bool = True) -> NDArray[np.uint8]:
+    """A framed map cut into rows x cols countries; inner corners are 4-country points."""
+    rng = np.random.default_rng(1)
+    img = _paper()
+    x0, y0, x1, y1 = 150, 120, 750, 600
+    xs = np.linspace(x0, x1, cols + 1)
+    ys = np.linspace(y0, y1, rows + 1)
+    for x in xs:
+        line = _wobbly((x, y0), (x, y1), rng) if wobble else np.int32([[[x, y0]], [[x, y1]]])
+        cv2.polylines(img, [line], False, INK, LW, cv2.LINE_AA)
+    for y in ys:
+        line = _wobbly((x0, y), (x1, y), rng) if wobble else np.int32([[[x0, y]], [[x1, y]]])
+        cv2.polylines(img, [line], False, INK, LW, cv2.LINE_AA)
+    return img
+
+
+def _cell_of(seg: Segmentation, x: float, y: float) -> int:
+    """The region index at working coordinates (x, y) (the working image is the photo here)."""
+    return int(seg.labels[int(y), int(x)])
+
+
+def _adjacent(seg: Segmentation) -> set[tuple[int, int]]:
+    return {(i, j) for i, j, _ in seg.adjacency}
+
+
+def test_grid_map_counts_and_corner_contacts() -> None:
+    seg = segment(_grid_map())
+    assert len(seg.regions) == 9
+    centres = [[_cell_of(seg, 250 + 200 * c, 200 + 160 * r) for c in range(3)] for r in range(3)]
+    assert len({v for row in centres for v in row}) == 9 and 0 not in np.ravel(centres)
+    adj = _adjacent(seg)
+    for r in range(3):
+        for c in range(3):
+            for dr, dc in ((0, 1), (1, 0)):
+                if r + dr < 3 and c + dc < 3:
+                    a, b = sorted((centres[r][c], centres[r + dr][c + dc]))
+                    assert (a, b) in adj, f"4-neighbours {(r, c)} and {(r + dr, c + dc)}"
+            for dc in (-1, 1):
+                if r + 1 < 3 and 0 <= c + dc < 3:
+                    a, b = sorted((centres[r][c], centres[r + 1][c + dc]))
+                    assert (a, b) not in adj, f"diagonal {(r, c)} meets only at a point"
+    assert len(adj) == 12
+
+
+def test_regions_are_in_reading_order() -> None:
+    seg = segment(_grid_map(2, 3, wobble=False))
+    cells = [_cell_of(seg, 250 + 200 * c, 240 + 240 * r) for r in range(2) for c in range(3)]
+    assert cells == [1, 2, 3, 4, 5, 6]
+
+
+def test_polygons_are_in_photo_coordinates() -> None:
+    img = _grid_map(1, 1, wobble=False)
+    seg = segment(img)
+    assert len(seg.regions) == 1
+    xs = [p[0] for p in seg.regions[0].polygon]
+    ys = [p[1] for p in seg.regions[0].polygon]
+    # The country spans the frame (150..750, 120..600) up to about a line width.
+    assert min(xs) == pytest.approx(150, abs=6) and max(xs) == pytest.approx(750, abs=6)
+    assert min(ys) == pytest.approx(120, abs=6) and max(ys) == pytest.approx(600, abs=6)
+
+
+def test_photo_coordinates_survive_the_working_resize() -> None:
+    big = cv2.resize(_grid_map(1, 1, wobble=False), None, fx=2.5, fy=2.5)
+    seg = segment(big)
+    xs = [p[0] for p in seg.regions[0].polygon]
+    assert min(xs) == pytest.approx(375, abs=12) and max(xs) == pytest.approx(1875, abs=12)
+    assert seg.photo_size == (big.shape[1], big.shape[0])
+
+
+def test_digits_with_loops_do_not_become_countries() -> None:
+    img = _grid_map(1, 2, wobble=False)
+    for x in (230, 530):
+        cv2.putText(img, "80", (x, 400), cv2.FONT_HERSHEY_SIMPLEX, 3.0, INK, 6, cv2.LINE_AA)
+    cv2.putText(img, "9", (330, 250), cv2.FONT_HERSHEY_SIMPLEX, 2.0, INK, 5, cv2.LINE_AA)
+    seg = segment(img)
+    assert len(seg.regions) == 2
+    # The writing is handed to the marks stage, and the loops belong to their country.
+    assert seg.writing[300:420, 220:420].any()
+    assert _cell_of(seg, 262, 370) == _cell_of(seg, 200, 200)
+
+
+def test_number_touching_a_border_is_writing() -> None:
+    img = _grid_map(1, 2, wobble=False)
+    # "68" whose first loop touches the middle border at x = 450.
+    cv2.putText(img, "68", (452, 400), cv2.FONT_HERSHEY_SIMPLEX, 3.0, INK, 6, cv2.LINE_AA)
+    seg = segment(img)
+    assert len(seg.regions) == 2
+    assert len(seg.adjacency) == 1
+
+
+def test_enclave_is_its_own_country() -> None:
+    img = _grid_map(1, 2, wobble=False)
+    cv2.circle(img, (300, 360), 80, INK, LW, cv2.LINE_AA)
+    seg = segment(img)
+    assert len(seg.regions) == 3
+    inner = _cell_of(seg, 300, 360)
+    host = _cell_of(seg, 180, 150)
+    other = _cell_of(seg, 600, 360)
+    adj = _adjacent(seg)
+    assert tuple(sorted((inner, host))) in adj
+    assert tuple(sorted((inner, other))) not in adj
+
+
+def test_small_gap_in_a_border_is_closed() -> None:
+    img = _paper()
+    cv2.rectangle(img, (150, 120), (750, 600), INK, LW, cv2.LINE_AA)
+    # Middle border stops 4 px short of the frame (a little more than a line width).
+    cv2.line(img, (450, 120), (450, 596 - 4), INK, LW, cv2.LINE_AA)
+    seg = segment(img)
+    assert len(seg.regions) == 2
+
+
+def test_double_drawn_border_is_one_border() -> None:
+    img = _grid_map(1, 2, wobble=False)
+    rng = np.random.default_rng(3)
+    line = _wobbly((456, 120), (456, 600), rng)
+    cv2.polylines(img, [line], False, INK, LW, cv2.LINE_AA)
+    seg = segment(img)
+    assert len(seg.regions) == 2
+    assert len(seg.adjacency) == 1
+
+
+def test_sea_is_not_a_country() -> None:
+    img = _paper()
+    rng = np.random.default_rng(5)
+    # An irregular island split in two, floating in the sea.
+    outline = np.array([[200, 200], [500, 140], [720, 260], [680, 540], [330, 600], [160, 420]])
+    t = np.linspace(0, 1, 10)[:, None]
+    ring = []
+    for a, b in zip(outline, np.roll(outline, -1, axis=0), strict=True):
+        ring.extend((1 - t) * a + t * b + rng.normal(0, 1.5, (10, 2)))
+    cv2.polylines(img, [np.round(ring).astype(np.int32)], True, INK, LW, cv2.LINE_AA)
+    cv2.line(img, (480, 140), (470, 590), INK, LW, cv2.LINE_AA)
+    seg = segment(img)
+    assert len(seg.regions) == 2
+    assert _cell_of(seg, 50, 50) == 0
+
+
+def test_blank_page_raises() -> None:
+    with pytest.raises(MapNotFoundError, match="no drawing"):
+        segment(_paper())
+
+
+def test_close_gaps_bridges_only_small_gaps() -> None:
+    mask = np.zeros((40, 80), bool)
+    mask[19:22, 5:30] = True  # strokes 3 px wide
+    mask[19:22, 33:50] = True  # 3-px gap
+    mask[19:22, 60:75] = True  # 10-px gap
+    closed = close_gaps(mask, gap=6)
+    assert closed[20, 30:33].all()
+    assert not closed[20, 52:58].any()
+
+
+def test_point_contact_is_shorter_than_a_shared_border() -> None:
+    labels = np.zeros((30, 30), np.int32)
+    labels[:14, :14] = 1
+    labels[16:, 16:] = 2  # diagonal: corner to corner across the junction
+    labels[:14, 16:] = 3
+    grown = grow_labels(labels, reach=3.0)
+    lengths = border_lengths(grown)
+    assert lengths.get((1, 3), 0) >= 12
+    assert lengths.get((1, 2), 0) <= 2
+    pairs = {(i, j) for i, j, _ in find_adjacency(grown, min_length=6)}
+    assert (1, 3) in pairs and (2, 3) in pairs and (1, 2) not in pairs
