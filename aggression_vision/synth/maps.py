@@ -591,7 +591,9 @@ def _generate_map(
         raise MapGenerationError("fewer faces than countries")
     label = _grow(rng, faces, nbrs, n_grow, variety, fixed)
     r_min = max(3.5, 2.5 * lw)
-    label = _merge_small(faces, nbrs, label, r_min, set(fixed.values()), n_min=8)
+    label = _merge_small(
+        faces, nbrs, label, r_min, set(fixed.values()), n_min=params.n_countries[0]
+    )
     groups = _union_groups(faces, label)
     if any(p.geom_type != "Polygon" for p in groups.values()):
         raise MapGenerationError("a country fell apart")
@@ -603,7 +605,8 @@ def _generate_map(
     chains = _chains(countries)
     tree = shapely.STRtree(countries)
     shared_chain = [len(_sides(c, countries, tree)) == 2 for c in chains]
-    min_shared = max(params.min_shared_mm, 2 * params.adjacency_line_widths * lw)
+    threshold = params.adjacency_line_widths * lw
+    min_shared = max(params.min_shared_mm, 2 * threshold)
     # Contract short shared borders: those pairs meet at a point. Contraction
     # only moves chain ends, so which countries a chain separates is unchanged.
     todo = [k for k, c in enumerate(chains) if shared_chain[k] and _length(c) < min_shared]
@@ -623,17 +626,23 @@ def _generate_map(
         # rest and the deliberate ones become four-corner junctions. Each edit
         # is undone when it makes a border cross another.
         before = [c.copy() for c in chains]
-        if k not in extra[:wanted] and rng.random() >= params.short_border_contact_prob:
-            new = _flip(chains, alive, k, 0.6 * min_shared)
-            if new is not None:
+        deliberate = k in extra[:wanted]
+        if not deliberate and rng.random() >= params.short_border_contact_prob:
+            for delta in (0.6 * min_shared, 0.5 * min_shared):
+                new = _flip(chains, alive, k, delta)
+                if new is None:
+                    break
                 chains.append(new)
                 alive.append(True)
                 alive[k] = False
                 if _crossing_free(chains, alive, before):
-                    continue
-                chains, alive = before, alive[:-1]
+                    break
+                chains, alive = [c.copy() for c in before], alive[:-1]
                 alive[k] = True
-                before = [c.copy() for c in chains]
+            if not alive[k]:
+                continue
+            if _length(chains[k]) >= 2 * threshold:
+                continue  # short but plainly a shared border: leave it
         if _contract(chains, alive, k):
             alive[k] = False
             if not _crossing_free(chains, alive, before):
@@ -683,10 +692,9 @@ def _generate_map(
     if rings:
         enclave_idx = len(ref_all) - 1
 
-    threshold = params.adjacency_line_widths * lw
     adj, points, shared = _adjacency(countries_out, threshold)
     # No pair may sit near the threshold: the drawing would be ambiguous.
-    if any(0 < s < min_shared * 0.9 and s > threshold * 0.5 for s in shared.values()):
+    if any(threshold * 0.5 < s < threshold * 2 for s in shared.values()):
         raise MapGenerationError("ambiguous shared border")
     return SynthMap(
         countries=countries_out,

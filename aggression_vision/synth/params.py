@@ -79,7 +79,7 @@ class SynthParams:
     #: Digit height (mm) before fitting into small countries.
     digit_height_mm: Range = (3.5, 8.0)
     #: Probability that a map has capital letters naming the countries (<= 26 countries).
-    label_prob: float = 0.35
+    label_prob: float = 0.45
     #: Probability that a number touches its country's border.
     touch_border_prob: float = 0.08
     #: Handwriting sources and their weights.
