@@ -68,7 +68,7 @@ _W_INSECURE = 1 << 29
 #: Nodes per call of the compiled search between two looks at the clock.
 _NUMBA_CHUNK = 200_000
 #: Nodes the pure-Python search may spend before ``engine="auto"`` moves to numba.
-_PYTHON_BUDGET = 3_000
+_PYTHON_BUDGET = 1_000
 #: The compiled engine's masks are int64 (see ``_solver_numba.MAX_COUNTRIES``).
 _MAX_NUMBA_COUNTRIES = 62
 #: Values are margins of at most 64 countries; this is "minus infinity".
