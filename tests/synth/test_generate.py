@@ -183,3 +183,38 @@ def test_writing_inside_its_country(samples) -> None:  # type: ignore[no-untyped
             if c["label"] is not None and "label" in writing.get(c["id"], {}):
                 quad = shapely.Polygon(writing[c["id"]]["label"])
                 assert sample_polygon(doc, c["id"]).contains(quad.centroid)
+
+
+def test_same_document_in_a_fresh_process() -> None:
+    """No hidden state (hash seeds, caches, global RNGs) leaks into a sample."""
+    import os
+    import subprocess
+    import sys
+
+    code = (
+        "import json, sys\n"
+        "from dataclasses import replace\n"
+        "from aggression_vision.synth.generate import generate_sample\n"
+        "from aggression_vision.synth.params import SynthParams\n"
+        "s = generate_sample(21, replace(SynthParams(), megapixels=(0.3, 0.6)))\n"
+        "sys.stdout.write(json.dumps(s.document, sort_keys=True))\n"
+    )
+    env = {**os.environ, "PYTHONHASHSEED": "12345"}
+    out = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
+    ).stdout
+    here = generate_sample(21, SMALL).document
+    assert json.loads(out) == json.loads(json.dumps(here))
+
+
+SAMPLES_DIR = Path(__file__).resolve().parents[2] / "samples"
+
+
+@pytest.mark.parametrize("path", sorted(SAMPLES_DIR.glob("synth-*.json")), ids=lambda p: p.name)
+def test_committed_samples_are_valid(path: Path) -> None:
+    doc = json.loads(path.read_text())
+    validate_document(doc)
+    document_to_state(doc)
+    img = cv2.imread(str(path.with_suffix(".jpg")))
+    assert [img.shape[1], img.shape[0]] == doc["synth"]["size"]
+    assert path.with_suffix(".jpg").stat().st_size < 1_500_000
