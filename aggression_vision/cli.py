@@ -894,6 +894,7 @@ def synth(
         str,
         typer.Option("--preset", help="Parameter preset: easy, default, hard or small (0.3-1 MP)."),
     ] = "default",
+    workers: Annotated[int, typer.Option("--workers", min=1, help="Worker processes.")] = 1,
 ) -> None:
     """Generate synthetic photos with ground truth: NAME.jpg + NAME.json per sample.
 
@@ -907,10 +908,12 @@ def synth(
     except ValueError as e:
         _fail(f"synth: {e}", 2)
 
-    def progress(i: int, sample: Any) -> None:
-        typer.echo(f"[{i + 1}/{count}] {sample.name}", err=True)
+    def progress(done: int, name: str) -> None:
+        typer.echo(f"[{done}/{count}] {name}", err=True)
 
-    paths = _guard(lambda: generate_dataset(out, count, seed, params, progress=progress))
+    paths = _guard(
+        lambda: generate_dataset(out, count, seed, params, workers=workers, progress=progress)
+    )
     typer.echo(f"wrote {len(paths)} samples to {out}")
 
 

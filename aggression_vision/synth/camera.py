@@ -261,7 +261,7 @@ def _light(
             cv2.line(mask, (int(cx), int(cy)), end, 1.0, max(1, int(rng.uniform(0.05, 0.15) * sw)))
         mask = cv2.GaussianBlur(mask, (0, 0), float(rng.uniform(1.0, 4.0)))
         field *= 1 - float(rng.uniform(*params.shadow_strength)) * mask
-    exposure = float(rng.uniform(0.8, 1.08))
+    exposure = float(rng.uniform(*params.exposure))
     warm = float(rng.normal(0, 0.03))  # white balance: warm (yellow) or cool (blue) light
     tint = np.array([1.0 - warm, 1.0, 1.0 + warm]) + rng.normal(0, 0.01, 3)  # B, G, R
     return (field[..., None] * exposure * tint[None, None, :]).astype(np.float32)
@@ -328,6 +328,10 @@ def photograph(
         p1 = (int(round(c + c * math.cos(ang))), int(round(c + c * math.sin(ang))))
         cv2.line(k, p0, p1, 1.0, 1)
         img = cv2.filter2D(img, -1, k / k.sum())
+    if rng.random() < params.sharpen_prob:  # phones sharpen: halos along the strokes
+        amount = float(rng.uniform(0.3, 1.0))
+        soft = cv2.GaussianBlur(img, (0, 0), float(rng.uniform(1.0, 2.5)))
+        img = cv2.addWeighted(img, 1.0 + amount, soft, -amount, 0.0)
     sigma_n = float(rng.uniform(*params.noise))
     tile = rng.normal(0, sigma_n, (256, 256, 3))
     pos = np.clip(tile, 0, 255).astype(np.uint8)

@@ -303,26 +303,48 @@ def write_sample(sample: Sample, out_dir: Path) -> tuple[Path, Path]:
     return jpg, js
 
 
+def _make_one(seed: int, params: SynthParams | None, out_dir: Path) -> tuple[Path, str]:
+    sample = generate_sample(seed, params)
+    jpg, _ = write_sample(sample, out_dir)
+    return jpg, sample.name
+
+
 def generate_dataset(
     out_dir: Path,
     count: int,
     seed: int,
     params: SynthParams | None = None,
     *,
-    progress: Callable[[int, Sample], None] | None = None,
+    workers: int = 1,
+    progress: Callable[[int, str], None] | None = None,
 ) -> list[Path]:
     """Generate ``count`` samples with seeds ``seed .. seed + count - 1`` into ``out_dir``.
 
-    Returns the JPEG paths. ``progress(i, sample)`` is called after each one.
+    Each sample depends on its seed only, so ``workers`` processes give the same
+    files as one. Returns the JPEG paths in seed order; ``progress(done, name)``
+    is called as samples are written.
     """
-    paths = []
-    for i in range(count):
-        sample = generate_sample(seed + i, params)
-        jpg, _ = write_sample(sample, out_dir)
-        paths.append(jpg)
-        if progress is not None:
-            progress(i, sample)
-    return paths
+    out_dir.mkdir(parents=True, exist_ok=True)
+    seeds = [seed + i for i in range(count)]
+    if workers <= 1:
+        paths = []
+        for i, s in enumerate(seeds):
+            jpg, name = _make_one(s, params, out_dir)
+            paths.append(jpg)
+            if progress is not None:
+                progress(i + 1, name)
+        return paths
+    from concurrent.futures import ProcessPoolExecutor, as_completed
+
+    results: dict[int, Path] = {}
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        futures = {pool.submit(_make_one, s, params, out_dir): s for s in seeds}
+        for done, fut in enumerate(as_completed(futures), start=1):
+            jpg, name = fut.result()
+            results[futures[fut]] = jpg
+            if progress is not None:
+                progress(done, name)
+    return [results[s] for s in seeds]
 
 
 def sample_polygon(doc: dict[str, Any], cid: str) -> Polygon:

@@ -135,6 +135,10 @@ class SynthParams:
     page_bend: Range = (0.0, 0.004)
     #: Uneven light: amplitude of the smooth illumination field.
     light_unevenness: Range = (0.05, 0.35)
+    #: Overall exposure (1 = paper close to white).
+    exposure: Range = (0.7, 1.08)
+    #: Probability of phone-style sharpening (unsharp mask).
+    sharpen_prob: float = 0.4
     #: Probability of a cast shadow (a hand or a phone) and its darkness.
     shadow_prob: float = 0.45
     shadow_strength: Range = (0.15, 0.5)
@@ -184,6 +188,8 @@ def _easy() -> SynthParams:
         page_bend=(0.0, 0.0),
         light_unevenness=(0.0, 0.08),
         shadow_prob=0.0,
+        exposure=(0.9, 1.05),
+        sharpen_prob=0.0,
         blur_mm=(0.0, 0.04),
         motion_blur_prob=0.0,
         noise=(0.5, 2.0),

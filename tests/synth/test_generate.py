@@ -218,3 +218,16 @@ def test_committed_samples_are_valid(path: Path) -> None:
     img = cv2.imread(str(path.with_suffix(".jpg")))
     assert [img.shape[1], img.shape[0]] == doc["synth"]["size"]
     assert path.with_suffix(".jpg").stat().st_size < 1_500_000
+
+
+def test_dataset_same_with_workers(tmp_path: Path) -> None:
+    from aggression_vision.synth.generate import generate_dataset
+
+    one = generate_dataset(tmp_path / "one", 2, 40, SMALL)
+    two = generate_dataset(tmp_path / "two", 2, 40, SMALL, workers=2)
+    assert (
+        [p.name for p in one] == [p.name for p in two] == ["synth-000040.jpg", "synth-000041.jpg"]
+    )
+    for a, b in zip(one, two, strict=True):
+        assert a.read_bytes() == b.read_bytes()
+        assert a.with_suffix(".json").read_text() == b.with_suffix(".json").read_text()
