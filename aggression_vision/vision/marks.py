@@ -1,0 +1,438 @@
+"""Read what is written in each country: the army number, underline, cross-out and letter.
+
+Stage 2 of the photo reader. Input: a :class:`~aggression_vision.vision.types.Segmentation`
+(regions and the writing ink separated from the borders). For each region:
+
+1. the writing components inside it are found and grouped into clusters (a number with its
+   underline and cross-out strokes; a letter; a letter next to a number), using gaps
+   scaled to the typical height of the writing on the page;
+2. each cluster is cut out as an ink-darkness image (paper 0, ink 1, everything that is
+   not this cluster's writing blanked) and normalised for the recogniser;
+3. all clusters of the page go through the network in one batch
+   (:mod:`aggression_vision.vision.digits`); the text of a cluster is the best string of
+   a closed vocabulary (numbers 1-100, letters, letter + number, nothing) under the CTC
+   model, and the network also says whether it is underlined and crossed out;
+4. a country's number is its most confident number cluster, its letter its most confident
+   letter cluster.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from aggression_vision.vision import digits
+from aggression_vision.vision.types import CountryMarks, Segmentation
+
+
+@dataclass(frozen=True)
+class MarksSettings:
+    """Thresholds of the marks reader.
+
+    Attributes
+    ----------
+    min_component_area : float
+        Writing components smaller than this many squared line widths are specks.
+    min_component_height : float
+        ... or with a bounding box shorter than this many line widths (when also
+        narrower than it): dots and noise.
+    group_gap_x : float
+        Two components belong to one cluster when the horizontal gap between their
+        boxes is below this fraction of the typical writing height (and they overlap
+        vertically within ``group_gap_y``).
+    group_gap_y : float
+        Vertical gap, as a fraction of the writing height, that still joins
+        components (an underline below a number, a cross-out above it).
+    mark_threshold : float
+        Probability above which a cluster is underlined / crossed out.
+    ink_dilate : float
+        The cluster mask is grown by this many line widths before reading the ink,
+        to keep the anti-aliased edges of the strokes.
+    background_kernel : float
+        Paper brightness is estimated with a max filter of this many writing
+        heights (wider than any stroke).
+    pair_vocabulary : bool
+        Also consider "letter next to number" readings for clusters whose best path
+        mixes letters and digits.
+    orientation_clusters : int
+        How many of the largest clusters vote on which way the writing is turned.
+    orientation_step : float
+        Degrees between the trial orientations when the page was not rectified (the
+        writing may then lie at any angle); a rectified page is tried at 0, 90, 180
+        and 270 degrees only.
+    orientation_refine : float
+        Degrees either side of the best coarse orientation also tried.
+    """
+
+    min_component_area: float = 1.5
+    min_component_height: float = 1.5
+    group_gap_x: float = 0.45
+    group_gap_y: float = 0.35
+    mark_threshold: float = 0.5
+    ink_dilate: float = 0.5
+    background_kernel: float = 0.6
+    pair_vocabulary: bool = True
+    orientation_clusters: int = 10
+    orientation_step: float = 30.0
+    orientation_refine: float = 10.0
+
+
+@dataclass(frozen=True)
+class Cluster:
+    """A group of writing components inside one region, in working coordinates."""
+
+    region: int
+    bbox: tuple[int, int, int, int]  # x0, y0, x1, y1 (exclusive)
+    components: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class ClusterReading:
+    """What the reader made of one cluster."""
+
+    cluster: Cluster
+    text: str
+    probability: float
+    underlined: float
+    crossed: float
+
+    @property
+    def number(self) -> int | None:
+        digits_part = self.text.lstrip(digits.LETTERS)
+        return int(digits_part) if digits_part else None
+
+    @property
+    def letter(self) -> str | None:
+        return self.text[0] if self.text and self.text[0].isalpha() else None
+
+
+def read_marks(
+    seg: Segmentation, *, backend: str = "cnn", settings: MarksSettings | None = None
+) -> dict[int, CountryMarks]:
+    """Read the marks of every region of a segmented page.
+
+    Parameters
+    ----------
+    seg : Segmentation
+        Output of the region stage; uses ``gray``, ``writing``, ``labels``, ``regions``,
+        ``line_width``.
+    backend : {"cnn", "tesseract"}
+        Who reads the text of each cluster. Underline and cross-out always come from the
+        network (Tesseract cannot tell them).
+    settings : MarksSettings, optional
+        Thresholds; the defaults when omitted. An object with a ``marks`` attribute (a
+        reader-wide settings object) is accepted too.
+
+    Returns
+    -------
+    dict of int to CountryMarks
+        One entry per region index of ``seg.regions``.
+
+    Raises
+    ------
+    ValueError
+        For an unknown backend.
+    aggression_vision.vision.digits.ModelNotFoundError
+        When the model file is missing.
+    """
+    if backend not in ("cnn", "tesseract"):
+        raise ValueError(f"unknown OCR backend {backend!r} (expected 'cnn' or 'tesseract')")
+    cfg = _settings(settings)
+    clusters, crops = extract_clusters(seg, cfg)
+    net = digits.load_net() if crops else None
+    if crops:
+        angle = writing_orientation(crops, net, rectified=is_rectified(seg), settings=cfg)
+        if angle:
+            crops = [rotate_ink(c, angle) for c in crops]
+    readings = read_clusters(crops, clusters, backend=backend, settings=cfg, net=net)
+    by_region: dict[int, list[ClusterReading]] = {}
+    for r in readings:
+        by_region.setdefault(r.cluster.region, []).append(r)
+    return {reg.index: combine(by_region.get(reg.index, []), cfg) for reg in seg.regions}
+
+
+def _settings(settings: object) -> MarksSettings:
+    if settings is None:
+        return MarksSettings()
+    if isinstance(settings, MarksSettings):
+        return settings
+    inner = getattr(settings, "marks", None)
+    return inner if isinstance(inner, MarksSettings) else MarksSettings()
+
+
+def extract_clusters(
+    seg: Segmentation, settings: MarksSettings | None = None
+) -> tuple[list[Cluster], list[NDArray[np.float32]]]:
+    """Group the writing of each region into clusters and cut out their ink.
+
+    Returns
+    -------
+    clusters : list of Cluster
+    crops : list of (h, w) float32
+        Ink darkness 0..1 of each cluster with everything else blanked.
+    """
+    cfg = settings or MarksSettings()
+    lw = max(float(seg.line_width), 1.0)
+    # The region stage's writing mask, plus any ink it left out of both the borders and
+    # the writing (small letters, detached underlines): better read and rejected by the
+    # recogniser than never seen.
+    writing = np.ascontiguousarray((seg.writing | (seg.ink & ~seg.borders)).astype(np.uint8))
+    n, cc, stats, _ = cv2.connectedComponentsWithStats(writing, connectivity=8)
+    if n <= 1:
+        return [], []
+    labels = seg.labels
+    # Writing pixels may carry label 0 (when the region stage leaves them out of the
+    # country); borrow the label of the nearest country pixels around them.
+    grown = labels
+    for _ in range(3):
+        if not np.any((grown == 0) & (writing > 0)):
+            break
+        grown = np.where(
+            grown > 0, grown, cv2.dilate(grown.astype(np.float32), np.ones((5, 5))).astype(np.int32)
+        )
+    comp_region = np.zeros(n, np.int32)
+    flat_cc = cc.ravel()
+    flat_lab = grown.ravel()
+    sel = (flat_cc > 0) & (flat_lab > 0)
+    if np.any(sel):
+        pairs = flat_cc[sel].astype(np.int64) * (int(flat_lab.max()) + 1) + flat_lab[sel]
+        uniq, counts = np.unique(pairs, return_counts=True)
+        comp = uniq // (int(flat_lab.max()) + 1)
+        lab = uniq % (int(flat_lab.max()) + 1)
+        best = np.zeros(n, np.int64)
+        for c, lb, k in zip(comp, lab, counts, strict=True):
+            if k > best[c]:
+                best[c] = k
+                comp_region[c] = lb
+    keep = []
+    for i in range(1, n):
+        x, y, w, h, area = stats[i]
+        if comp_region[i] == 0:
+            continue
+        if area < cfg.min_component_area * lw * lw:
+            continue
+        if max(w, h) < cfg.min_component_height * lw:
+            continue
+        keep.append(i)
+    if not keep:
+        return [], []
+    heights = np.array([stats[i][3] for i in keep], float)
+    # Typical writing height: the median height of the taller half of the components
+    # (underlines and dots are short).
+    hs = np.sort(heights)
+    text_h = float(np.median(hs[len(hs) // 2 :])) if len(hs) else 10.0
+    parent = {i: i for i in keep}
+
+    def find(a: int) -> int:
+        while parent[a] != a:
+            parent[a] = parent[parent[a]]
+            a = parent[a]
+        return a
+
+    gx, gy = cfg.group_gap_x * text_h, cfg.group_gap_y * text_h
+    by_region: dict[int, list[int]] = {}
+    for i in keep:
+        by_region.setdefault(int(comp_region[i]), []).append(i)
+    for comps in by_region.values():
+        for a_i, a in enumerate(comps):
+            ax, ay, aw, ah, _ = stats[a]
+            for b in comps[a_i + 1 :]:
+                bx, by, bw, bh, _ = stats[b]
+                dx = max(0, max(ax, bx) - min(ax + aw, bx + bw))
+                dy = max(0, max(ay, by) - min(ay + ah, by + bh))
+                if dx <= gx and dy <= gy:
+                    parent[find(a)] = find(b)
+    groups: dict[int, list[int]] = {}
+    for i in keep:
+        groups.setdefault(find(i), []).append(i)
+    clusters: list[Cluster] = []
+    crops: list[NDArray[np.float32]] = []
+    pad = int(round(cfg.ink_dilate * lw)) + 2
+    hh, ww = seg.gray.shape
+    k = max(3, int(round(cfg.background_kernel * text_h)) | 1)
+    grow = np.ones((2 * int(round(cfg.ink_dilate * lw)) + 1,) * 2, np.uint8)
+    for comps in sorted(groups.values(), key=lambda c: (stats[c[0]][1], stats[c[0]][0])):
+        x0 = min(stats[c][0] for c in comps)
+        y0 = min(stats[c][1] for c in comps)
+        x1 = max(stats[c][0] + stats[c][2] for c in comps)
+        y1 = max(stats[c][1] + stats[c][3] for c in comps)
+        bx0, by0 = max(0, x0 - pad - k), max(0, y0 - pad - k)
+        bx1, by1 = min(ww, x1 + pad + k), min(hh, y1 + pad + k)
+        mask = np.isin(cc[by0:by1, bx0:bx1], comps).astype(np.uint8)
+        mask = cv2.dilate(mask, grow) > 0
+        gray = seg.gray[by0:by1, bx0:bx1].astype(np.float32)
+        paper = cv2.dilate(gray, np.ones((k, k), np.uint8))
+        dark = np.clip(paper - gray, 0, None)
+        inside = dark[mask]
+        top = float(np.percentile(inside, 90)) if inside.size else 0.0
+        ink = np.where(mask, np.clip(dark / max(top, 1.0), 0.0, 1.0), 0.0).astype(np.float32)
+        clusters.append(Cluster(int(comp_region[comps[0]]), (x0, y0, x1, y1), tuple(comps)))
+        crops.append(ink)
+    return clusters, crops
+
+
+def is_rectified(seg: Segmentation) -> bool:
+    """Whether the working image is a rectified sheet (its homography is more than a scaling)."""
+    m = np.asarray(seg.to_photo, float)
+    m = m / m[2, 2]
+    return bool(abs(m[0, 1]) + abs(m[1, 0]) + abs(m[2, 0]) + abs(m[2, 1]) > 1e-9)
+
+
+def rotate_ink(ink: NDArray[np.float32], angle: float) -> NDArray[np.float32]:
+    """Rotate an ink image by ``angle`` degrees (counter-clockwise), canvas grown to fit."""
+    a = angle % 360
+    if a == 0:
+        return ink
+    if a in (90, 180, 270):
+        return np.ascontiguousarray(np.rot90(ink, int(a // 90)))
+    h, w = ink.shape
+    m = cv2.getRotationMatrix2D((w / 2, h / 2), a, 1.0)
+    c, s_ = abs(m[0, 0]), abs(m[0, 1])
+    nw, nh = int(h * s_ + w * c) + 1, int(h * c + w * s_) + 1
+    m[0, 2] += nw / 2 - w / 2
+    m[1, 2] += nh / 2 - h / 2
+    return cv2.warpAffine(ink, m, (nw, nh), flags=cv2.INTER_LINEAR, borderValue=0.0)
+
+
+def writing_orientation(
+    crops: list[NDArray[np.float32]],
+    net: digits.MarkNet,
+    *,
+    rectified: bool,
+    settings: MarksSettings | None = None,
+) -> float:
+    """The rotation (degrees, counter-clockwise) that makes the page's writing upright.
+
+    Everything written on one sheet shares its orientation, but the sheet may lie any
+    way round in the photo (and a rectified sheet may be turned by a multiple of 90
+    degrees). The largest clusters are read at each trial rotation; the rotation under
+    which they are best explained as text (numbers or letters, not "nothing") wins.
+    """
+    cfg = settings or MarksSettings()
+    sizes = [float(np.count_nonzero(c > 0.3)) for c in crops]
+    order = np.argsort(sizes)[::-1][: cfg.orientation_clusters]
+    voters = [crops[i] for i in order]
+    if rectified:
+        coarse = [0.0, 90.0, 180.0, 270.0]
+    else:
+        coarse = list(np.arange(0.0, 360.0, cfg.orientation_step))
+    best = _best_angle(voters, net, coarse)
+    if not rectified and cfg.orientation_refine > 0:
+        best = _best_angle(
+            voters, net, [best - cfg.orientation_refine, best, best + cfg.orientation_refine]
+        )
+    return float(best % 360)
+
+
+def _best_angle(
+    voters: list[NDArray[np.float32]], net: digits.MarkNet, angles: list[float]
+) -> float:
+    x = np.stack([digits.to_input(rotate_ink(c, a)) for a in angles for c in voters])
+    out = net.run(x)
+    vocab = digits.vocabulary()[1 : 1 + digits.MAX_ARMIES + len(digits.LETTERS)]
+    ll = digits.ctc_log_likelihood(out.logprobs, vocab).max(axis=1)
+    score = ll.reshape(len(angles), len(voters)).sum(axis=1)
+    return float(angles[int(np.argmax(score))])
+
+
+def read_clusters(
+    crops: list[NDArray[np.float32]],
+    clusters: list[Cluster],
+    *,
+    backend: str = "cnn",
+    settings: MarksSettings | None = None,
+    net: digits.MarkNet | None = None,
+) -> list[ClusterReading]:
+    """Read a batch of cluster crops (ink darkness images) in one network call."""
+    cfg = settings or MarksSettings()
+    if not crops:
+        return []
+    x = np.stack([digits.to_input(c) for c in crops])
+    out = (net or digits.load_net()).run(x)
+    texts, probs = best_readings(out.logprobs, pairs=cfg.pair_vocabulary)
+    if backend == "tesseract":
+        from aggression_vision.vision import ocr
+
+        texts = [ocr.read_text(c) for c in crops]
+        probs = [0.9 if t else 0.5 for t in texts]
+    return [
+        ClusterReading(cl, t, float(p), float(u), float(c))
+        for cl, t, p, u, c in zip(clusters, texts, probs, out.underlined, out.crossed, strict=True)
+    ]
+
+
+def best_readings(
+    logprobs: NDArray[np.float32], *, pairs: bool = True
+) -> tuple[list[str], list[float]]:
+    """Best vocabulary string and its posterior for each item of a batch.
+
+    The posterior is normalised over the vocabulary: nothing, the numbers 1-100 and the
+    letters; for items whose best path has both a letter and a digit, also "letter next to
+    number" strings built from the three likeliest letters and the ten likeliest numbers
+    (scoring all 2600 pairs would cost more than the rest of the reading).
+    """
+    vocab = digits.vocabulary()
+    n_base = 1 + digits.MAX_ARMIES + len(digits.LETTERS)
+    base = vocab[:n_base]
+    ll = digits.ctc_log_likelihood(logprobs, base)
+    greedy = digits.greedy_decode(logprobs)
+    need = [
+        i
+        for i, g in enumerate(greedy)
+        if pairs and any(c.isalpha() for c in g) and any(c.isdigit() for c in g)
+    ]
+    extra: dict[int, tuple[tuple[str, ...], NDArray]] = {}
+    if need:
+        letter_cls = np.array([digits.ALPHABET.index(c) + 1 for c in digits.LETTERS])
+        for i in need:
+            top_letters = np.argsort(-logprobs[i][:, letter_cls].max(axis=0))[:3]
+            top_numbers = np.argsort(-ll[i, 1 : 1 + digits.MAX_ARMIES])[:10] + 1
+            cands = tuple(f"{digits.LETTERS[a]}{n}" for a in top_letters for n in top_numbers)
+            extra[i] = (cands, digits.ctc_log_likelihood(logprobs[i : i + 1], cands)[0])
+    texts: list[str] = []
+    probs: list[float] = []
+    for i in range(ll.shape[0]):
+        cand: tuple[str, ...] = base
+        scores = ll[i]
+        if i in extra:
+            cand = base + extra[i][0]
+            scores = np.concatenate([scores, extra[i][1]])
+        m = np.max(scores)
+        post = np.exp(scores - m)
+        post /= post.sum()
+        j = int(np.argmax(post))
+        texts.append(cand[j])
+        probs.append(float(post[j]))
+    return texts, probs
+
+
+def combine(readings: list[ClusterReading], settings: MarksSettings | None = None) -> CountryMarks:
+    """Turn the readings of one region's clusters into the country's marks."""
+    cfg = settings or MarksSettings()
+    numbers = [r for r in readings if r.number is not None]
+    letters = [r for r in readings if r.letter is not None]
+    letter_r = max(letters, key=lambda r: r.probability, default=None)
+    if not numbers:
+        # How sure we are that none of the clusters is a number.
+        conf = min((r.probability for r in readings), default=1.0)
+        return CountryMarks(None, False, False, letter_r.letter if letter_r else None, float(conf))
+    num = max(numbers, key=lambda r: r.probability)
+    underlined = num.underlined
+    crossed = num.crossed
+    # An underline or cross-out drawn apart from the number forms its own cluster
+    # that reads as nothing; it still counts.
+    for r in readings:
+        if r is num or r.text:
+            continue
+        underlined = max(underlined, r.underlined)
+        crossed = max(crossed, r.crossed)
+    u = underlined > cfg.mark_threshold
+    c = crossed > cfg.mark_threshold
+    conf = num.probability * max(underlined, 1 - underlined) * max(crossed, 1 - crossed)
+    if len(numbers) > 1:
+        conf *= 0.5  # two numbers in one country: something is misread
+    letter = letter_r.letter if letter_r else None
+    return CountryMarks(num.number, u, c, letter, float(conf))

@@ -1,0 +1,237 @@
+"""Train the marks reader (numbers, letters, underline, cross-out) and export it to ONNX.
+
+Usage::
+
+    python scripts/train_digits.py --n-train 120000 --epochs 6 --out models/marks_ctc.onnx
+
+Needs the ``train`` extra (torch). The exported model runs at read time with OpenCV's dnn
+module (:mod:`aggression_vision.vision.digits`); torch is never imported there.
+
+Data: :mod:`marks_data` (next to this script) renders crops from MNIST 0-7999, TTF fonts,
+Hershey fonts and, when present, the project's handwriting renderer. Training seeds are
+``seed * 1000 + chunk``; the evaluation crops of ``scripts/eval_marks.py`` use seeds from
+``900_000`` up, never used here.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+import marks_data as md
+import numpy as np
+import torch
+from torch import nn
+
+from aggression_vision.vision.digits import ALPHABET, INPUT_H, INPUT_W, encode
+
+N_CLASSES = len(ALPHABET) + 1
+
+
+class MarkNetTorch(nn.Module):
+    """Fully convolutional CTC reader with a global underline/cross-out head.
+
+    Input (N, 1, 32, 128); outputs ``logits`` (N, 32, 37): per column of width 4, scores
+    over blank + ALPHABET; ``marks`` (N, 2): logits of (underlined, crossed).
+    """
+
+    def __init__(self, c: tuple[int, int, int, int] = (16, 32, 48, 96)) -> None:
+        super().__init__()
+        c1, c2, c3, c4 = c
+
+        def block(i, o):
+            return [nn.Conv2d(i, o, 3, padding=1, bias=False), nn.BatchNorm2d(o), nn.ReLU()]
+
+        self.features = nn.Sequential(
+            *block(1, c1),
+            nn.MaxPool2d(2),  # 16 x 64
+            *block(c1, c2),
+            nn.MaxPool2d(2),  # 8 x 32
+            *block(c2, c3),
+            *block(c3, c3),
+            nn.MaxPool2d((2, 1)),  # 4 x 32
+        )
+        self.collapse = nn.Sequential(
+            nn.Conv2d(c3, c4, (4, 1), bias=False), nn.BatchNorm2d(c4), nn.ReLU()
+        )  # 1 x 32
+        self.context = nn.Sequential(
+            nn.Conv2d(c4, c4, (1, 5), padding=(0, 2), bias=False), nn.BatchNorm2d(c4), nn.ReLU()
+        )
+        self.drop = nn.Dropout(0.15)
+        self.head = nn.Conv2d(c4, N_CLASSES, 1)
+        self.marks = nn.Sequential(nn.Linear(2 * c3, 64), nn.ReLU(), nn.Linear(64, 2))
+
+    def forward(self, x):
+        f = self.features(x)
+        g = torch.cat([f.mean(dim=(2, 3)), f.amax(dim=(2, 3))], dim=1)
+        marks = self.marks(g)
+        h = self.context(self.collapse(f))
+        logits = self.head(self.drop(h))  # N, C, 1, T
+        logits = logits.squeeze(2).permute(0, 2, 1)  # N, T, C
+        return logits, marks
+
+
+def _chunk(args):
+    seed, n = args
+    samples = md.make_batch(seed, n)
+    x = np.stack([s.x for s in samples])
+    x = (x * 255).round().astype(np.uint8)
+    texts = [s.text for s in samples]
+    marks = np.array([[s.underlined, s.crossed] for s in samples], np.float32)
+    kinds = [s.kind for s in samples]
+    return x, texts, marks, kinds
+
+
+def generate(seed: int, n: int, workers: int, chunk: int = 2000):
+    """``n`` samples in chunks with seeds ``seed * 1000 + i`` (deterministic per seed)."""
+    jobs = [(seed * 1000 + i, min(chunk, n - i * chunk)) for i in range((n + chunk - 1) // chunk)]
+    with ProcessPoolExecutor(workers) as ex:
+        parts = list(ex.map(_chunk, jobs))
+    x = np.concatenate([p[0] for p in parts])
+    texts = [t for p in parts for t in p[1]]
+    marks = np.concatenate([p[2] for p in parts])
+    kinds = [k for p in parts for k in p[3]]
+    return x, texts, marks, kinds
+
+
+def load_or_generate(cache: Path, seed: int, n: int, workers: int):
+    if cache.is_file():
+        d = np.load(cache, allow_pickle=False)
+        return d["x"], list(d["texts"]), d["marks"], list(d["kinds"])
+    t = time.time()
+    x, texts, marks, kinds = generate(seed, n, workers)
+    print(f"generated {n} samples in {time.time() - t:.0f} s", flush=True)
+    cache.parent.mkdir(parents=True, exist_ok=True)
+    np.savez(cache, x=x, texts=np.array(texts), marks=marks, kinds=np.array(kinds))
+    return x, texts, marks, kinds
+
+
+def train(args):
+    torch.manual_seed(args.seed)
+    x, texts, marks, _ = load_or_generate(
+        Path(args.cache) / f"train_s{args.seed}_n{args.n_train}.npz",
+        args.seed,
+        args.n_train,
+        args.workers,
+    )
+    if args.extra:
+        for extra in args.extra:
+            d = np.load(extra, allow_pickle=False)
+            x = np.concatenate([x, d["x"]])
+            texts = texts + list(d["texts"])
+            marks = np.concatenate([marks, d["marks"]])
+    n = len(texts)
+    targets = [torch.tensor(encode(t), dtype=torch.long) for t in texts]
+    model = MarkNetTorch()
+    if args.init:
+        model.load_state_dict(torch.load(args.init))
+    n_params = sum(p.numel() for p in model.parameters())
+    print(f"{n} samples, {n_params} parameters", flush=True)
+    opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
+    steps = args.epochs * (n // args.batch)
+    sched = torch.optim.lr_scheduler.OneCycleLR(
+        opt, max_lr=args.lr, total_steps=steps, pct_start=0.15
+    )
+    ctc = nn.CTCLoss(blank=0, zero_infinity=True)
+    bce = nn.BCEWithLogitsLoss()
+    rng = np.random.default_rng(args.seed)
+    xt = torch.from_numpy(x)
+    mt = torch.from_numpy(marks)
+    step = 0
+    for epoch in range(args.epochs):
+        model.train()
+        order = rng.permutation(n)
+        t0 = time.time()
+        tot = 0.0
+        for b in range(n // args.batch):
+            idx = order[b * args.batch : (b + 1) * args.batch]
+            xb = xt[idx].float().div_(255.0).unsqueeze(1)
+            if args.lowres > 0:
+                xb = lowres(xb, rng, args.lowres)
+            tb = [targets[i] for i in idx]
+            tl = torch.tensor([len(t) for t in tb], dtype=torch.long)
+            flat = torch.cat(tb) if int(tl.sum()) > 0 else torch.zeros(0, dtype=torch.long)
+            logits, mk = model(xb)
+            lp = logits.log_softmax(2).permute(1, 0, 2)  # T, N, C
+            il = torch.full((len(idx),), lp.shape[0], dtype=torch.long)
+            loss = ctc(lp, flat, il, tl) + 0.5 * bce(mk, mt[idx])
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            sched.step()
+            step += 1
+            tot += float(loss.detach())
+            if b % 200 == 0:
+                print(
+                    f"epoch {epoch} batch {b} loss {tot / (b + 1):.4f} {time.time() - t0:.0f}s",
+                    flush=True,
+                )
+        mean = tot / max(1, n // args.batch)
+        print(f"epoch {epoch} done loss {mean:.4f} in {time.time() - t0:.0f}s", flush=True)
+        torch.save(model.state_dict(), Path(args.cache) / "last.pt")
+        export(model, Path(args.out))
+    return model
+
+
+def lowres(xb: torch.Tensor, rng: np.random.Generator, p: float) -> torch.Tensor:
+    """Simulate small writing: part of the batch down-sampled (to 8-20 px high ink) and back.
+
+    At read time a number only 8-20 px high in the working image is scaled up to the
+    network's height; this makes training see the same blur and loss of detail.
+    """
+    sel = torch.from_numpy(rng.random(xb.shape[0]) < p)
+    if not bool(sel.any()):
+        return xb
+    s = float(rng.uniform(0.3, 0.75))
+    sub = xb[sel]
+    small = nn.functional.interpolate(sub, scale_factor=s, mode="area")
+    back = nn.functional.interpolate(
+        small, size=(INPUT_H, INPUT_W), mode="bilinear", align_corners=False
+    )
+    xb = xb.clone()
+    xb[sel] = back
+    return xb
+
+
+def export(model: nn.Module, out: Path) -> None:
+    """Export to ONNX in the form OpenCV dnn loads (legacy exporter, opset 17)."""
+    model.eval()
+    out.parent.mkdir(parents=True, exist_ok=True)
+    dummy = torch.zeros(2, 1, INPUT_H, INPUT_W)
+    torch.onnx.export(
+        model,
+        (dummy,),
+        str(out),
+        dynamo=False,
+        opset_version=17,
+        input_names=["x"],
+        output_names=["logits", "marks"],
+        dynamic_axes={"x": {0: "N"}, "logits": {0: "N"}, "marks": {0: "N"}},
+    )
+    print(f"exported {out} ({out.stat().st_size} bytes)", flush=True)
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--n-train", type=int, default=120_000)
+    p.add_argument("--epochs", type=int, default=6)
+    p.add_argument("--batch", type=int, default=128)
+    p.add_argument("--lr", type=float, default=3e-3)
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--workers", type=int, default=2)
+    p.add_argument("--cache", default="/tmp/marks_train")
+    p.add_argument(
+        "--out", default=str(Path(__file__).resolve().parents[1] / "models" / "marks_ctc.onnx")
+    )
+    p.add_argument("--lowres", type=float, default=0.4, help="share of low-resolution samples")
+    p.add_argument("--init", default="", help="state dict to start from (fine-tuning)")
+    p.add_argument("--extra", nargs="*", default=[], help="more .npz sample files to train on")
+    args = p.parse_args()
+    torch.set_num_threads(2)
+    train(args)
+
+
+if __name__ == "__main__":
+    main()
