@@ -34,6 +34,7 @@ from aggression_vision.synth.paper import PAGE_SIZES_MM, Pen, random_pen, render
 from aggression_vision.synth.params import SynthParams
 from aggression_vision.synth.render import (
     draw_borders,
+    draw_polylines,
     pencil_texture,
     reading_order,
     write_text,
@@ -231,10 +232,39 @@ def generate_sample(seed: int, params: SynthParams | None = None) -> Sample:
                 boxes_mm.setdefault(cid, {})["label"] = got
             if got is None:
                 warnings.append(f"{cid}: the letter did not fit")
+    ghosts = 0
+    if map_pen.kind == "pencil" and rng.random() < params.ghost_prob:
+        # Erased pencil: faint numbers and stray lines that are not part of the game.
+        layers["ghost"] = np.zeros(shape, np.float32)
+        pens["ghost"] = map_pen
+        ghosts = int(rng.integers(1, 4))
+        for _ in range(ghosts):
+            poly = smap.countries[int(rng.integers(n))]
+            if rng.random() < 0.6:
+                write_text(
+                    layers["ghost"],
+                    poly,
+                    str(int(rng.integers(1, 60))),
+                    rng,
+                    params,
+                    style=styles["second"],
+                    ppm=ppm,
+                    height_mm=h0,
+                    pen_width_mm=map_pen.width_mm,
+                )
+            else:
+                c = np.asarray(shapely.ops.polylabel(poly, 0.5).coords[0])
+                ang = rng.uniform(0, np.pi)
+                half = np.array([np.cos(ang), np.sin(ang)]) * rng.uniform(4, 12)
+                draw_polylines(
+                    layers["ghost"], [np.stack([c - half, c + half]) * ppm], map_pen.width_mm * ppm
+                )
     for key, layer in layers.items():
         pen = pens[key]
-        tex = pencil_texture(rng, shape, pen.kind)
+        tex = pencil_texture(rng, shape, pen.kind, ppm=ppm)
         cov = np.minimum(layer, 1.0) * np.float32(pen.opacity)
+        if key == "ghost":
+            cov *= np.float32(rng.uniform(*params.ghost_strength))
         if tex is not None:
             cov *= tex
         sheet.apply_ink(cov, pen.ink)
@@ -274,6 +304,7 @@ def generate_sample(seed: int, params: SynthParams | None = None) -> Sample:
         "enclave": ids[smap.enclave] if smap.enclave is not None else None,
         "tilt_deg": round(pose.tilt_deg, 2),
         "roll_deg": round(pose.roll_deg, 2),
+        "ghosts": ghosts,
         "moves": [str(m) for m in moves],
         # Where each number (with its marks) and letter was written: photo quads.
         "writing": {

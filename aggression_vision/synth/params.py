@@ -104,6 +104,10 @@ class SynthParams:
         ("ballpoint_black", 0.2),
         ("felt", 0.15),
     )
+    #: Probability that a pencil map shows erased marks (faint numbers, stray lines),
+    #: and their strength relative to the pencil.
+    ghost_prob: float = 0.3
+    ghost_strength: Range = (0.1, 0.25)
     #: Probability that the players write with a different pen from the map's.
     other_pen_prob: float = 0.4
 
@@ -188,6 +192,7 @@ def _easy() -> SynthParams:
         page_bend=(0.0, 0.0),
         light_unevenness=(0.0, 0.08),
         shadow_prob=0.0,
+        ghost_prob=0.0,
         exposure=(0.9, 1.05),
         sharpen_prob=0.0,
         blur_mm=(0.0, 0.04),

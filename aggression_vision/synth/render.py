@@ -264,16 +264,30 @@ def _pick(rng: np.random.Generator, options: tuple[tuple[str, float], ...]) -> s
 
 
 def pencil_texture(
-    rng: np.random.Generator, shape: tuple[int, int], kind: str
+    rng: np.random.Generator, shape: tuple[int, int], kind: str, *, ppm: float
 ) -> NDArray[np.float32] | None:
-    """Multiplicative texture of a pen's strokes (graphite grain, ballpoint skips)."""
-    amount = {"pencil": 0.35, "ballpoint_blue": 0.12, "ballpoint_black": 0.12}.get(kind)
-    if amount is None:
+    """Multiplicative texture of a pen's strokes, or None for an even felt pen.
+
+    Graphite grain (per pixel) times a slow change of pressure along the
+    strokes (a few millimetres across), both stronger for a pencil than for a
+    ballpoint.
+    """
+    grain, pressure = {
+        "pencil": (0.35, 0.45),
+        "ballpoint_blue": (0.12, 0.2),
+        "ballpoint_black": (0.12, 0.2),
+    }.get(kind, (0.0, 0.0))
+    if grain == 0.0:
         return None
     t = 128
-    tile = 1.0 - amount * rng.random((t, t)).astype(np.float32)
+    tile = 1.0 - grain * rng.random((t, t)).astype(np.float32)
     reps = (shape[0] // t + 1, shape[1] // t + 1)
-    return np.tile(tile, reps)[: shape[0], : shape[1]]
+    tex = np.tile(tile, reps)[: shape[0], : shape[1]]
+    cells = max(2, int(shape[0] / (4.0 * ppm)))  # pressure changes over ~4 mm
+    small = rng.random((cells, max(2, int(cells * shape[1] / shape[0])))).astype(np.float32)
+    slow = cv2.resize(small, (shape[1], shape[0]), interpolation=cv2.INTER_LINEAR)
+    cv2.multiply(tex, 1.0 - pressure * slow, dst=tex)
+    return tex
 
 
 def reading_order(points: NDArray[np.float64], band: float) -> list[int]:
