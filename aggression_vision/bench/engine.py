@@ -32,6 +32,9 @@ from aggression_vision.game.state import ARMIES_PER_PLAYER, GameState
 CELLS_PER_COUNTRY = 100
 #: Seeds closer than this fraction of the mean spacing are redrawn.
 MIN_SPACING = 0.5
+#: "Hard" positions of the issue's target: these sizes, and at least this many naive states.
+HARD_SIZES = (26, 30)
+HARD_STATES = 100_000
 #: Armies per country in a spread allocation.
 MIN_ARMIES, MAX_ARMIES = 3, 10
 
@@ -171,8 +174,10 @@ class _Row:
     index: int
     margin: int
     seconds: float
+    cpu_seconds: float
     nodes: int
     naive_seconds: float | None
+    naive_cpu_seconds: float | None
     naive_states: int | None
     naive_margin: int | None
 
@@ -233,15 +238,15 @@ def main(
     rows: list[_Row] = []
     bar = _progress(len(todo)) if progress else None
     for size, k, state in todo:
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.process_time()
         sol = solve(state)
-        seconds = time.perf_counter() - t0
-        nsec = nstates = nmargin = None
+        seconds, cpu = time.perf_counter() - t0, time.process_time() - c0
+        nsec = ncpu = nstates = nmargin = None
         if naive_budget > 0:
-            t0 = time.perf_counter()
+            t0, c0 = time.perf_counter(), time.process_time()
             try:
                 nmargin, nstates = naive_value(state, naive_budget)
-                nsec = time.perf_counter() - t0
+                nsec, ncpu = time.perf_counter() - t0, time.process_time() - c0
             except _Budget:
                 pass
         if nmargin is not None and nmargin != sol.margin:
@@ -249,7 +254,9 @@ def main(
                 f"solver and naive minimax disagree on size {size} position {k}: "
                 f"{sol.margin} != {nmargin}"
             )
-        rows.append(_Row(size, k, sol.margin, seconds, sol.nodes, nsec, nstates, nmargin))
+        rows.append(
+            _Row(size, k, sol.margin, seconds, cpu, sol.nodes, nsec, ncpu, nstates, nmargin)
+        )
         if bar is not None:
             bar(f"{size} countries #{k}: {seconds:.3f} s")
     if bar is not None:
@@ -258,26 +265,54 @@ def main(
     for size in sizes:
         rs = [r for r in rows if r.size == size]
         done = [r for r in rs if r.naive_seconds is not None]
-        speedups = [r.naive_seconds / r.seconds for r in done if r.naive_seconds is not None]
+        # Speed-ups on CPU time: the machine may be shared, and CPU time is what
+        # each search costs. Wall times are reported too.
+        speedups = [
+            r.naive_cpu_seconds / max(r.cpu_seconds, 1e-6)
+            for r in done
+            if r.naive_cpu_seconds is not None
+        ]
         summary.append(
             {
                 "size": size,
                 "positions": len(rs),
                 "median_seconds": statistics.median(r.seconds for r in rs),
                 "max_seconds": max(r.seconds for r in rs),
+                "median_cpu_seconds": statistics.median(r.cpu_seconds for r in rs),
+                "max_cpu_seconds": max(r.cpu_seconds for r in rs),
                 "median_nodes": statistics.median(r.nodes for r in rs),
                 "naive_finished": len(done),
                 "naive_median_states": statistics.median(r.naive_states for r in done)  # type: ignore[misc]
                 if done
                 else None,
-                "naive_median_seconds": statistics.median(r.naive_seconds for r in done)  # type: ignore[misc]
+                "naive_median_cpu_seconds": statistics.median(r.naive_cpu_seconds for r in done)  # type: ignore[misc]
                 if done
                 else None,
                 "median_speedup": statistics.median(speedups) if speedups else None,
                 "min_speedup": min(speedups) if speedups else None,
             }
         )
+    hard = [
+        r
+        for r in rows
+        if HARD_SIZES[0] <= r.size <= HARD_SIZES[1]
+        and (r.naive_states is None or r.naive_states >= HARD_STATES)
+    ]
+    hard_speedups = [
+        r.naive_cpu_seconds / max(r.cpu_seconds, 1e-6)
+        for r in hard
+        if r.naive_cpu_seconds is not None
+    ]
+    hard_summary = {
+        "definition": f"{HARD_SIZES[0]}-{HARD_SIZES[1]} countries where the naive minimax "
+        f"stores >= {HARD_STATES} states or exceeds its budget",
+        "positions": len(hard),
+        "naive_finished": len(hard_speedups),
+        "median_speedup": statistics.median(hard_speedups) if hard_speedups else None,
+        "min_speedup": min(hard_speedups) if hard_speedups else None,
+    }
     return {
+        "hard": hard_summary,
         "config": {
             "engine": f"auto ({engine} for positions over the pure-Python node budget)",
             "warm_up_seconds": warm_up,
@@ -315,12 +350,12 @@ def _progress(total: int) -> Any:
 
 
 def to_markdown(report: dict[str, Any]) -> str:
-    """The per-size summary as a markdown table."""
+    """The per-size summary as a markdown table (speed-ups on CPU time)."""
     lines = [
-        "| countries | positions | median time (s) | max time (s) | median states "
-        "| naive finished | naive median states | naive median (s) "
+        "| countries | positions | median s | max s | median CPU s | max CPU s | median states "
+        "| naive finished | naive median states | naive median CPU s "
         "| median speed-up | min speed-up |",
-        "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+        "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
 
     def f(x: Any, fmt: str) -> str:
@@ -329,9 +364,18 @@ def to_markdown(report: dict[str, Any]) -> str:
     for s in report["sizes"]:
         lines.append(
             f"| {s['size']} | {s['positions']} | {s['median_seconds']:.4f} | "
-            f"{s['max_seconds']:.3f} | {s['median_nodes']:.0f} | {s['naive_finished']} | "
-            f"{f(s['naive_median_states'], '.0f')} | {f(s['naive_median_seconds'], '.2f')} | "
+            f"{s['max_seconds']:.3f} | {s['median_cpu_seconds']:.4f} | "
+            f"{s['max_cpu_seconds']:.3f} | {s['median_nodes']:.0f} | {s['naive_finished']} | "
+            f"{f(s['naive_median_states'], '.0f')} | {f(s['naive_median_cpu_seconds'], '.2f')} | "
             f"{f(s['median_speedup'], '.0f')}x | {f(s['min_speedup'], '.0f')}x |"
+        )
+    h = report.get("hard")
+    if h is not None:
+        lines.append("")
+        lines.append(
+            f"Hard positions ({h['definition']}): {h['positions']}, naive finished on "
+            f"{h['naive_finished']}; median speed-up there {f(h['median_speedup'], '.0f')}x "
+            f"(min {f(h['min_speedup'], '.0f')}x)."
         )
     return "\n".join(lines)
 

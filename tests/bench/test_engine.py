@@ -76,7 +76,7 @@ def test_report_and_markdown(capsys: pytest.CaptureFixture[str]) -> None:
     for row in report["rows"]:
         assert row["naive_margin"] == row["margin"]
     md = to_markdown(report)
-    assert md.count("\n") == 3 and "| 12 | 2 |" in md
+    assert md.count("\n") == 5 and "| 12 | 2 |" in md and "Hard positions" in md
 
 
 def test_report_without_naive() -> None:
