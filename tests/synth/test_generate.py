@@ -158,10 +158,12 @@ def _on_ink(near: np.ndarray, doc: dict, shift: float) -> float:  # type: ignore
     return hits / total
 
 
-def test_drawn_borders_lie_on_the_ground_truth(samples) -> None:  # type: ignore[no-untyped-def]
+def test_drawn_borders_lie_on_the_ground_truth() -> None:
     """Most of every true border has ink right on it in the photo (within ~2 line widths),
-    and clearly less so when the polygons are moved by a few line widths."""
-    for s in samples:
+    and clearly less so when the polygons are moved by a few line widths. Plain paper, so
+    that printed lines do not count as ink."""
+    params = replace(SMALL, paper=(("plain", 1.0),), megapixels=(1.0, 1.5))
+    for s in (generate_sample(seed, params) for seed in (1, 2, 3)):
         gray = cv2.cvtColor(s.image, cv2.COLOR_BGR2GRAY).astype(np.int16)
         paper = cv2.dilate(gray.astype(np.uint8), np.ones((15, 15), np.uint8)).astype(np.int16)
         ink = ((paper - gray) > 20).astype(np.uint8)
