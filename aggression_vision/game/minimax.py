@@ -22,7 +22,8 @@ class Solution:
     best play; when ``exact`` is False it is the best estimate and the true
     value lies in ``[lower, upper]``. ``line`` is the expected sequence of
     conquered targets; ``alternatives`` maps each legal target to its margin
-    (filled when asked for).
+    (filled when asked for); ``alternatives_exact`` says whether those are
+    proven margins or estimates.
     """
 
     best: Conquest | None
@@ -33,6 +34,8 @@ class Solution:
     upper: int
     nodes: int = 0
     alternatives: dict[CountryId, int] = field(default_factory=dict)
+    #: False when ``alternatives`` are estimates (the time limit ran out first).
+    alternatives_exact: bool = True
 
 
 class _Position:

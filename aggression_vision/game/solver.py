@@ -50,9 +50,9 @@ positions and the whole solver against the reference.
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass, field
 from typing import Literal, TypeAlias
 
-from aggression_vision.game.board import CountryId
 from aggression_vision.game.minimax import Solution
 from aggression_vision.game.moves import Conquest
 from aggression_vision.game.state import GameState
@@ -592,57 +592,77 @@ def solve(
                 f"engine='numba' needs numba installed and at most {_MAX_NUMBA_COUNTRIES} countries"
             )
         s = _NumbaSearch(t)
-        exact, lo, hi, line_idx, value = _run(s, unc, me, op, side, deadline, start)
+        r = _run(s, unc, me, op, side, deadline, start)
     elif engine == "auto" and _numba_usable(t.n):
         s = _Search(t)
         s.node_limit = s.check_at = _PYTHON_BUDGET
         try:
-            exact, lo, hi, line_idx, value = _run(s, unc, me, op, side, deadline, start)
+            r = _run(s, unc, me, op, side, deadline, start)
         except _OutOfNodes:
             # Too big for Python in reasonable time: start again, compiled.
             spent = s.nodes
             s = _NumbaSearch(t)
             s.nodes = spent
-            exact, lo, hi, line_idx, value = _run(s, unc, me, op, side, deadline, start)
+            r = _run(s, unc, me, op, side, deadline, start)
     else:
         s = _Search(t)
-        exact, lo, hi, line_idx, value = _run(s, unc, me, op, side, deadline, start)
+        r = _run(s, unc, me, op, side, deadline, start)
     s.deadline = None
     s.node_limit = None
     s.check_at = s.nodes + _CLOCK_EVERY
-    alt: dict[CountryId, int] = {}
-    if alternatives:
-        alt = _alternatives(s, unc, me, op, side, base, exact)
-    best_t = t.ids[line_idx[0]]
+    gains: dict[int, int] | None = None
+    if alternatives and r.exact:
+        gains = _alternatives(s, unc, me, op, side, deadline)
+    alt_exact = gains is not None or not alternatives
+    if alternatives and gains is None:
+        # Out of time: the heuristic estimates of each move (anytime mode).
+        gains = r.estimates
+    alt = {t.ids[i]: base + sign * g for i, g in (gains or {}).items()}
+    best_t = t.ids[r.line[0]]
     attackers = tuple(state.attack_on(best_t, state.to_move)[1])
-    margins = sorted((base + sign * lo, base + sign * hi))
+    margins = sorted((base + sign * r.lo, base + sign * r.hi))
     return Solution(
         best=Conquest(best_t, attackers),
-        margin=base + sign * value,
-        exact=exact,
-        line=tuple(t.ids[i] for i in line_idx),
+        margin=base + sign * r.value,
+        exact=r.exact,
+        line=tuple(t.ids[i] for i in r.line),
         lower=margins[0],
         upper=margins[1],
         nodes=s.node_count(),
         alternatives=alt,
+        alternatives_exact=alt_exact,
     )
+
+
+@dataclass
+class _Result:
+    """What :func:`_run` found, as the mover's future gain."""
+
+    exact: bool
+    lo: int
+    hi: int
+    line: list[int]
+    value: int
+    #: Per-move estimates of the deepest completed heuristic iteration (anytime mode).
+    estimates: dict[int, int] = field(default_factory=dict)
 
 
 def _run(
     s: _Search, unc: int, me: int, op: int, side: int, deadline: float | None, start: float
-) -> tuple[bool, int, int, list[int], int]:
-    """Search a position with the mover to play: (exact, lo, hi, line, value)."""
-    hint = estimate = None
+) -> _Result:
+    """Search a position with the mover to play."""
+    estimates: dict[int, int] = {}
     if deadline is not None:
         # A shallow heuristic search first, so that a move is ready when the
         # exact search runs out of time.
         s.deadline = start + _HEURISTIC_SHARE * (deadline - start)
-        hint, estimate = _heuristic_move(s, unc, me, op, side)
-        s.set_position(unc)
+        estimates = _heuristic_values(s, unc, me, op, side)
     s.deadline = deadline
+    s.set_position(unc)
     bounds = list(s.root_bounds(unc, me, op))
+    guess = max(estimates.values()) if estimates else 0
     try:
-        s.mtdf(unc, me, op, side, bounds, guess=estimate or 0)
+        s.mtdf(unc, me, op, side, bounds, guess=guess)
         exact = True
     except _Timeout:
         exact = False
@@ -650,14 +670,17 @@ def _run(
     s.set_position(unc)
     lo, hi = bounds
     if exact:
-        return True, lo, hi, _principal_line(s, unc, me, op, side), lo
-    assert hint is not None and estimate is not None
+        return _Result(True, lo, hi, _principal_line(s, unc, me, op, side), lo, estimates)
+    # Best estimate first; ties go to the first move in board order.
+    move = max(estimates, key=lambda i: (estimates[i], -i))
     proven = s.hint(unc, me, op, side)
     if proven >= 0 and lo > s.root_bounds(unc, me, op)[0]:
-        # The root's last fail-high move is proven to reach ``lo``.
-        hint = proven
-    value = min(max(estimate, lo), hi)
-    return False, lo, hi, _greedy_line(s, unc, me, op, side, hint), value
+        # The root's last fail-high move is proven to reach ``lo``; any move
+        # reaches the static lower bound, so the move returned always does.
+        move = proven
+        estimates[move] = max(estimates[move], lo)
+    value = min(max(estimates[move], lo), hi)
+    return _Result(False, lo, hi, _greedy_line(s, unc, me, op, side, move), value, estimates)
 
 
 def numba_available() -> bool:
@@ -677,35 +700,46 @@ def _numba_usable(n: int) -> bool:
 
 
 def _alternatives(
-    s: _Search, unc: int, me: int, op: int, side: int, base: int, exact: bool
-) -> dict[CountryId, int]:
-    """Margin after each legal target: exact, or the heuristic estimate."""
-    sign = 1 if side == 0 else -1
-    out: dict[CountryId, int] = {}
-    for i in _bit_list(me):
-        cu, cme, cop = s.child(unc, me, op, i)
-        s.set_position(cu)
-        if exact:
-            v = 1 - s.exact(cu, cme, cop, 1 - side)
-        else:
-            v = 1 - _shallow(s, cu, cme, cop, 1 - side, _LINE_DEPTH)[0]
-        out[s.t.ids[i]] = base + sign * v
-    s.set_position(unc)
+    s: _Search, unc: int, me: int, op: int, side: int, deadline: float | None
+) -> dict[int, int] | None:
+    """Exact future gain after each legal target, or None when time runs out."""
+    out: dict[int, int] = {}
+    s.deadline = deadline
+    try:
+        for i in _bit_list(me):
+            cu, cme, cop = s.child(unc, me, op, i)
+            s.set_position(cu)
+            out[i] = 1 - s.exact(cu, cme, cop, 1 - side)
+    except _Timeout:
+        return None
+    finally:
+        s.deadline = None
+        s.set_position(unc)
     return out
 
 
-def _heuristic_move(s: _Search, unc: int, me: int, op: int, side: int) -> tuple[int, int]:
+def _heuristic_values(s: _Search, unc: int, me: int, op: int, side: int) -> dict[int, int]:
     """Iterative deepening with a static evaluation until the deadline.
 
-    Returns the best root move of the deepest completed iteration and its value.
+    Every root move is searched with a full window, so the values of the
+    deepest completed iteration are comparable estimates of each move.
     """
-    value, move = s.static(me, op), _bit_list(me)[0]
-    for depth in range(1, s.t.n + 1):
+    moves = _bit_list(me)
+    values: dict[int, int] = {}
+    for depth in range(_popcount(me | op)):
         try:
-            value, move = _shallow(s, unc, me, op, side, depth)
+            new = {}
+            for i in moves:
+                cu, cme, cop = s.child(unc, me, op, i)
+                new[i] = 1 - _shallow(s, cu, cme, cop, 1 - side, depth)[0]
+            values = new
         except _Timeout:
-            break
-    return move, value
+            if values:
+                break
+            # Not even one static evaluation per move in time: finish depth 0.
+            s.deadline = None
+    s.set_position(unc)
+    return values
 
 
 def _shallow(s: _Search, unc: int, me: int, op: int, side: int, depth: int) -> tuple[int, int]:

@@ -78,7 +78,7 @@ def test_solver_matches_reference(state: GameState) -> None:
     sol = solve(state, alternatives=True, engine="python")
     assert sol.margin == ref.margin
     assert sol.exact and sol.lower == sol.upper == sol.margin
-    assert sol.alternatives == ref.alternatives
+    assert sol.alternatives == ref.alternatives and sol.alternatives_exact
     assert (sol.best is None) == (ref.best is None)
     if sol.best is not None:
         assert sol.alternatives[sol.best.target] == sol.margin
@@ -316,8 +316,14 @@ def test_anytime_gives_a_legal_move_and_honest_bounds() -> None:
     state = spread_position(random_board(26, rng), rng)
     exact = solve(state)
     assert exact.exact
-    quick = solve(state, time_limit=0.02, engine="python")
-    assert not quick.exact
+    quick = solve(state, time_limit=0.02, engine="python", alternatives=True)
+    assert not quick.exact and not quick.alternatives_exact
+    assert sorted(quick.alternatives) == sorted(m.target for m in state.legal_conquests())
+    # The move shown first has the best estimate, or is the move proven to reach the bound.
+    assert quick.best is not None
+    top = max(quick.alternatives.values())
+    shown = quick.alternatives[quick.best.target]
+    assert shown == top or shown >= quick.lower > min(quick.alternatives.values())
     assert quick.lower <= exact.margin <= quick.upper
     assert quick.lower <= quick.margin <= quick.upper
     assert quick.best is not None and state.is_legal(quick.best)
