@@ -142,6 +142,7 @@ class _Found:
     stats: NDArray[np.int32]
     labels: NDArray[np.int32]
     barrier: NDArray[np.bool_]
+    sea: NDArray[np.bool_]
     ids: NDArray[np.int64]
     order: list[int]
     centroids: list[tuple[float, float]]
@@ -190,7 +191,8 @@ def _countries(
     wide = (inradius >= settings.barrier_inradius * lw) & ~is_country
     wide[0] = False
     barrier = (sea | wide)[pockets] & free
-    return _Found(count, pockets, stats, labels, barrier, ids, order, centroids, area)
+    sea_mask = sea[pockets] & free
+    return _Found(count, pockets, stats, labels, barrier, sea_mask, ids, order, centroids, area)
 
 
 def segment(

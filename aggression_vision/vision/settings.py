@@ -115,7 +115,7 @@ class ReaderSettings:
     ink_darkness: float = 0.08
     ink_darkness_strong: float = 0.25
     ink_min_blob: float = 6.0
-    grid_min_lines: int = 12
+    grid_min_lines: int = 15
     grid_max_step: float = 0.04
     grid_min_strips: int = 2
     grid_run: float = 0.05
