@@ -20,7 +20,7 @@ import random
 import statistics
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from aggression_vision.game.mapgen import random_board
@@ -81,6 +81,8 @@ class GameResult:
     candidate_seconds: list[float]
     opponent_seconds: list[float]
     solve_seconds: float
+    #: Distinct phase-3 solves behind each of the candidate's placements (advisor only).
+    candidate_solves: list[int] = field(default_factory=list)
 
     @property
     def candidate_margin(self) -> int:
@@ -158,6 +160,7 @@ def run_task(task: GameTask) -> GameResult:
         candidate_seconds=cs,
         opponent_seconds=os_,
         solve_seconds=solve_s,
+        candidate_solves=list(getattr(cand, "solves", [])),
     )
 
 
@@ -226,6 +229,7 @@ def summarise(results: Sequence[GameResult]) -> list[dict[str, Any]]:
         lo, hi = wilson_interval(w, decided)
         cs = [s for r in rs for s in r.candidate_seconds]
         os_ = [s for r in rs for s in r.opponent_seconds]
+        sv = [n for r in rs for n in r.candidate_solves]
         out.append(
             {
                 "candidate": cand,
@@ -243,6 +247,7 @@ def summarise(results: Sequence[GameResult]) -> list[dict[str, Any]]:
                 "candidate_seconds_max": max(cs) if cs else None,
                 "opponent_seconds_max": max(os_) if os_ else None,
                 "solve_seconds_max": max(r.solve_seconds for r in rs),
+                "candidate_solves_median": statistics.median(sv) if sv else None,
             }
         )
     return out
@@ -318,8 +323,9 @@ def to_markdown(report: dict[str, Any]) -> str:
     """The pairings of a report as a markdown table."""
     lines = [
         "| candidate | opponent | games | W | D | L | win share of decided (95% CI) "
-        "| as first W-D-L | as second W-D-L | mean margin | s/placement median (max) |",
-        "|---|---|---:|---:|---:|---:|---|---|---|---:|---|",
+        "| as first W-D-L | as second W-D-L | mean margin | s/placement median (max) "
+        "| solves/placement median |",
+        "|---|---|---:|---:|---:|---:|---|---|---|---:|---|---:|",
     ]
     for p in report["pairings"]:
         share = p["win_share_decided"]
@@ -333,6 +339,8 @@ def to_markdown(report: dict[str, Any]) -> str:
             + f" | {f['wins']}-{f['draws']}-{f['losses']} | {s['wins']}-{s['draws']}-{s['losses']}"
             f" | {p['mean_margin']:+.2f} | "
             + (f"{med:.2f} ({mx:.2f})" if med is not None else "n/a")
+            + " | "
+            + (f"{sv:g}" if (sv := p["candidate_solves_median"]) is not None else "n/a")
             + " |"
         )
     return "\n".join(lines)

@@ -8,11 +8,13 @@ How a placement is chosen
    adjacent enemy country within reach, half/one/two fair shares). The rules'
    tips heuristic (:func:`~aggression_vision.game.policies.tips_score`) ranks
    them and the best ``settings.candidates`` are searched.
-2. Simulations: each candidate is played, the rest of phase 2 is finished for
-   both players by a fast noisy policy
-   (:func:`~aggression_vision.game.policies.rollout_choice`: the tips heuristic
-   with noise), and the complete
-   allocation is scored by the exact phase-3 solver (perfect play by both).
+2. Simulations: each candidate is played; the opponent replies with the
+   move the tips heuristic likes best (a sensible opponent, stronger than the
+   rollout policy); the rest of phase 2 is finished for both players by a fast
+   noisy policy (:func:`~aggression_vision.game.policies.rollout_choice`: the
+   tips heuristic on a few sampled countries with noise, sometimes a quicker
+   rule); and the complete allocation is scored by the exact phase-3 solver
+   (perfect play by both).
    Round ``j`` uses the same random completion seed for every candidate
    (common random numbers), so candidates are compared on equal terms.
 3. Sequential halving: after rounds 2, 4, 8, ... the worse half is dropped.
@@ -40,6 +42,7 @@ from aggression_vision.game.policies import (
     RolloutSettings,
     candidate_amounts,
     finish,
+    tips_choice,
     tips_score,
 )
 from aggression_vision.game.state import GameState
@@ -59,8 +62,11 @@ class AdvisorSettings:
     prior_weight: float = 1.0
     #: Rounds after which the worse half of the candidates is dropped: 2, 4, 8, ...
     first_halving: int = 2
+    #: The opponent's first reply is the (deterministic) tips heuristic's choice,
+    #: a stronger reply than the rollout policy's.
+    tips_reply: bool = True
     #: How the simulated players finish phase 2.
-    rollout: RolloutSettings = RolloutSettings()
+    rollout: RolloutSettings = RolloutSettings(quick_share=0.1)
 
 
 @dataclass(frozen=True)
@@ -111,6 +117,8 @@ class PlacementAdvice:
     simulations: int
     seconds: float
     reasons: list[str] = field(default_factory=list)
+    #: Distinct complete allocations solved (simulations that repeat one are memoised).
+    solves: int = 0
 
     def to_json(self) -> dict[str, Any]:
         """The JSON of ``suggest --json`` in phase 2."""
@@ -124,6 +132,7 @@ class PlacementAdvice:
             "protects": list(self.protects),
             "exact": self.exact,
             "simulations": self.simulations,
+            "solves": self.solves,
             "seconds": round(self.seconds, 3),
             "alternatives": [a.to_json() for a in self.alternatives],
             "reasons": list(self.reasons),
@@ -266,6 +275,8 @@ def advise(
             _, c, a = cands[i]
             y = x.copy()
             y.place(c, a)
+            if settings.tips_reply and y.to_move == 1 - p:
+                y.place(*tips_choice(y))
             finish(y, random.Random(seed), settings.rollout)
             m = evaluate(y)
             mine = sign * m
@@ -330,6 +341,7 @@ def advise(
         simulations=sims,
         seconds=time.perf_counter() - start,
         reasons=reasons,
+        solves=evaluate.solves,
     )
 
 
@@ -358,13 +370,17 @@ class AdvisorPolicy:
     iterations: int | None = None
     name: str = "advisor"
     settings: AdvisorSettings = AdvisorSettings()
+    #: Distinct solved allocations behind each placement made so far (for reports).
+    solves: list[int] = field(default_factory=list)
 
     def choose(self, state: GameState, rng: random.Random) -> Placement:
         """See :class:`~aggression_vision.game.policies.Policy`."""
-        return advise(
+        advice = advise(
             state,
             time_limit=self.time_limit,
             rng=rng.getrandbits(32),
             iterations=self.iterations,
             settings=self.settings,
-        ).best
+        )
+        self.solves.append(advice.solves)
+        return advice.best

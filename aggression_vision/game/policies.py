@@ -40,7 +40,7 @@ class Compact:
     0 (first) or 1 (second); ``to_move`` is 0, 1 or -1 once phase 2 is over.
     """
 
-    __slots__ = ("board", "neigh", "armies", "owner", "remaining", "to_move", "free")
+    __slots__ = ("board", "neigh", "armies", "owner", "remaining", "to_move", "free", "att")
 
     board: Board
     neigh: list[list[int]]
@@ -49,6 +49,8 @@ class Compact:
     remaining: list[int]
     to_move: int
     free: list[int]
+    #: ``att[p][i]``: sum of player ``p``'s armies adjacent to country ``i``, kept up to date.
+    att: list[list[int]]
 
     @classmethod
     def from_state(cls, state: GameState) -> Compact:
@@ -68,6 +70,10 @@ class Compact:
         x.remaining = [state.remaining("first"), state.remaining("second")]
         x.to_move = NOBODY if state.to_move is None else PLAYERS.index(state.to_move)
         x.free = [i for i in range(len(ids)) if x.armies[i] == 0]
+        x.att = [
+            [sum(x.armies[j] for j in x.neigh[i] if x.owner[j] == p) for i in range(len(ids))]
+            for p in (0, 1)
+        ]
         return x
 
     def copy(self) -> Compact:
@@ -80,6 +86,7 @@ class Compact:
         x.remaining = self.remaining[:]
         x.to_move = self.to_move
         x.free = self.free[:]
+        x.att = [self.att[0][:], self.att[1][:]]
         return x
 
     def place(self, country: int, armies: int) -> None:
@@ -90,6 +97,9 @@ class Compact:
         self.owner[country] = p
         self.remaining[p] -= armies
         self.free.remove(country)
+        att = self.att[p]
+        for j in self.neigh[country]:
+            att[j] += armies
         o = 1 - p
         if not self.free or (self.remaining[0] == 0 and self.remaining[1] == 0):
             self.to_move = NOBODY
@@ -99,9 +109,7 @@ class Compact:
 
     def attack(self, player: int, country: int) -> int:
         """Sum of ``player``'s armies in the countries adjacent to ``country``."""
-        armies = self.armies
-        owner = self.owner
-        return sum(armies[j] for j in self.neigh[country] if owner[j] == player)
+        return self.att[player][country]
 
     def own_placements_left(self, player: int) -> int:
         """How many more placements ``player`` makes if nobody runs out early."""

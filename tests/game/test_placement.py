@@ -84,6 +84,14 @@ def test_compact_follows_the_rules_of_phase_2() -> None:
             state = state.apply(Placement(state.board.countries[c], a))
             x.place(c, a)
             assert x.to_state() == state
+            for q, name in enumerate(("first", "second")):
+                for i, country in enumerate(state.board.countries):
+                    total = sum(
+                        state.armies[d] or 0
+                        for d in state.board.neighbours(country)
+                        if state.owner[d] == name
+                    )
+                    assert x.attack(q, i) == total
 
 
 def test_compact_refuses_phase_3() -> None:
