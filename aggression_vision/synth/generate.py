@@ -216,21 +216,27 @@ def generate_sample(seed: int, params: SynthParams | None = None) -> Sample:
                 warnings.append(f"{cid}: the number did not fit")
         if labelled:
             avoid = shapely.box(*number_box).buffer(0.8) if number_box else None
-            got = write_text(
-                layers["map"],
-                poly,
-                cid,
-                rng,
-                params,
-                style=styles["first"],
-                ppm=ppm,
-                height_mm=h0 * float(rng.uniform(0.9, 1.3)),
-                pen_width_mm=map_pen.width_mm,
-                avoid=avoid,
-            )
+            got = None
+            for touch in (False, True):  # crowded country: let the letter touch the line
+                got = write_text(
+                    layers["map"],
+                    poly,
+                    cid,
+                    rng,
+                    params,
+                    style=styles["first"],
+                    ppm=ppm,
+                    height_mm=h0 * float(rng.uniform(0.9, 1.3)),
+                    pen_width_mm=map_pen.width_mm,
+                    avoid=avoid,
+                    touch=touch,
+                )
+                if got is not None:
+                    break
             if got is not None:
                 boxes_mm.setdefault(cid, {})["label"] = got
             if got is None:
+                # No letter on paper: the ground truth must not claim one.
                 warnings.append(f"{cid}: the letter did not fit")
     ghosts = 0
     if map_pen.kind == "pencil" and rng.random() < params.ghost_prob:
@@ -282,7 +288,9 @@ def generate_sample(seed: int, params: SynthParams | None = None) -> Sample:
     # Ground truth in photo pixels.
     polygons = {ids[i]: to_photo(p.exterior) for i, p in enumerate(smap.countries)}
     doc = state_to_document(
-        state, polygons=polygons, labels={cid: (cid if labelled else None) for cid in ids}
+        state,
+        polygons=polygons,
+        labels={cid: (cid if "label" in boxes_mm.get(cid, {}) else None) for cid in ids},
     )
     for entry in doc["countries"]:
         poly = smap.countries[ids.index(entry["id"])]

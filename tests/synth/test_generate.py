@@ -182,7 +182,9 @@ def test_writing_inside_its_country(samples) -> None:  # type: ignore[no-untyped
             if c["armies"] is not None:
                 quad = shapely.Polygon(writing[c["id"]]["number"])
                 assert sample_polygon(doc, c["id"]).contains(quad.centroid), (s.name, c["id"])
-            if c["label"] is not None and "label" in writing.get(c["id"], {}):
+            # a label in the ground truth means a letter on paper, and the reverse
+            assert (c["label"] is not None) == ("label" in writing.get(c["id"], {}))
+            if c["label"] is not None:
                 quad = shapely.Polygon(writing[c["id"]]["label"])
                 assert sample_polygon(doc, c["id"]).contains(quad.centroid)
 
