@@ -14,6 +14,7 @@ interval for its share of wins among decided (not drawn) games.
 
 from __future__ import annotations
 
+import contextlib
 import math
 import multiprocessing
 import random
@@ -123,6 +124,25 @@ def play_game(
         placements.append(move)
         state = state.apply(move)
     return state, placements, seconds, margin(state)
+
+
+def warm_up() -> None:
+    """Load the solver's compiled engine now, so that no placement is timed with it.
+
+    The solver moves hard positions to numba, whose first use in a process
+    loads compiled code (about a second); that is start-up, not thinking time.
+    """
+    try:
+        from aggression_vision.game.solver import solve
+    except ImportError:  # pragma: no cover - only before the fast solver exists
+        return
+    board = random_board(6, rng=0)
+    state = GameState.initial(board)
+    for c, n in zip(board.countries, (30, 20, 30, 20, 30, 20), strict=True):
+        state = state.apply(Placement(c, n))
+    # ValueError: numba is missing, and the pure-Python engine needs no warm-up.
+    with contextlib.suppress(ValueError):
+        solve(state, engine="numba")
 
 
 def run_task(task: GameTask) -> GameResult:
@@ -292,13 +312,14 @@ def run_arena(
     t0 = time.perf_counter()
     results: list[GameResult] = []
     if workers <= 1:
+        warm_up()
         for task in tasks:
             results.append(run_task(task))
             if progress:
                 progress(len(results), len(tasks))
     else:
         ctx = multiprocessing.get_context("fork")
-        with ctx.Pool(workers) as pool:
+        with ctx.Pool(workers, initializer=warm_up) as pool:
             for res in pool.imap_unordered(run_task, tasks):
                 results.append(res)
                 if progress:
