@@ -849,18 +849,20 @@ def arena(
     from aggression_vision.arena import run_arena, to_markdown
 
     names = [p.strip() for p in policies.split(",") if p.strip()]
-    progress_cb = None
-    bar = None
-    if sys.stderr.isatty():
-        from rich.progress import Progress
+    from rich.progress import Progress
 
-        bar = Progress(transient=True)
-        bar.start()
-        task = bar.add_task("arena", total=None)
+    # A bar on a terminal; a line every 5% otherwise (a long run in the background).
+    bar = Progress(transient=True) if sys.stderr.isatty() else None
+    task = bar.add_task("arena", total=None) if bar is not None else None
 
-        def progress_cb(done: int, total: int) -> None:
+    def progress_cb(done: int, total: int) -> None:
+        if bar is not None and task is not None:
             bar.update(task, completed=done, total=total)
+        elif done == total or done % max(1, total // 20) == 0:
+            typer.echo(f"arena: {done}/{total} games", err=True)
 
+    if bar is not None:
+        bar.start()
     try:
         report = run_arena(
             names,

@@ -113,6 +113,7 @@ def test_cli_arena_json() -> None:
     (p,) = out["pairings"]
     assert (p["candidate"], p["opponent"], p["games"]) == ("advisor", "random", 2)
     assert p["wins"] + p["draws"] + p["losses"] == 2
+    assert "arena: 2/2 games" in res.stderr  # progress goes to stderr, never stdout
 
 
 def test_cli_arena_table_and_unknown_policy() -> None:
