@@ -67,6 +67,18 @@ def paper_darkness(
     return np.clip(dark, 0.0, 1.0), paper
 
 
+def sparse_ink(mask: NDArray[np.bool_]) -> NDArray[np.bool_]:
+    """The ink that is not dense: drop textured tables, scribbles, filled blobs.
+
+    Lines on paper cover well under a third of any window a few strokes
+    wide; texture and scribbles cover more.
+    """
+    m8 = mask.astype(np.uint8)
+    k = max(15, int(round(0.02 * max(mask.shape))) | 1)
+    density = cv2.blur(m8.astype(np.float32), (k, k))
+    return mask & (density < 0.35)
+
+
 def stroke_width(mask: NDArray[np.bool_]) -> float:
     """Typical stroke width of a binary drawing, in pixels.
 
@@ -76,13 +88,8 @@ def stroke_width(mask: NDArray[np.bool_]) -> float:
     """
     if not mask.any():
         return 2.0
-    m8 = mask.astype(np.uint8)
-    dist = cv2.distanceTransform(m8, cv2.DIST_L2, cv2.DIST_MASK_PRECISE)
-    # Leave out dense ink (a textured table, scribbles, filled blobs): there
-    # the strokes are not lines on paper.
-    k = max(15, int(round(0.02 * max(mask.shape))) | 1)
-    density = cv2.blur(m8.astype(np.float32), (k, k))
-    sparse = mask & (density < 0.35)
+    dist = cv2.distanceTransform(mask.astype(np.uint8), cv2.DIST_L2, cv2.DIST_MASK_PRECISE)
+    sparse = sparse_ink(mask)
     mean = float(dist[sparse].mean()) if sparse.any() else float(dist[mask].mean())
     return float(np.clip(4.0 * mean - 2.0, 1.0, 50.0))
 
@@ -211,23 +218,41 @@ def _lattice_chain(peaks: NDArray[np.int64]) -> tuple[int, float]:
 def _is_ruling(runs: NDArray[np.uint8], *, settings: ReaderSettings) -> bool:
     """Whether horizontal straight runs form a printed ruling.
 
-    The image is cut into vertical strips (a curled page bends long lines, so
-    one profile over the whole width would smear them); in each strip the row
-    profile of the runs must show a long regular lattice of lines.
+    Two tests. Regular spacing: the image is cut into vertical strips (a curled
+    page bends long lines, so one profile over the whole width would smear
+    them) and in some strips the row profile of the runs shows a lattice of
+    lines at a small step. Long lines: printed ruling runs across the sheet,
+    many steps long, while the lines of a grid drawn on the paper (a sudoku,
+    a map drawn with a ruler) stop after a few cells.
     """
     nh, nw = runs.shape
     strips = settings.grid_strips
     width = nw // strips
     max_step = settings.grid_max_step * max(nh, nw)
-    passed = 0
+    steps = []
     for i in range(strips):
         part = runs[:, i * width : (i + 1) * width]
         profile = part.sum(axis=1).astype(np.float64)
         peaks = _line_peaks(profile, settings.grid_min_coverage * width)
         chain, step = _lattice_chain(peaks)
         if chain >= settings.grid_min_lines and step <= max_step:
-            passed += 1
-    return passed >= settings.grid_min_strips
+            steps.append(step)
+    if len(steps) < settings.grid_min_strips:
+        return False
+    step = float(np.median(steps))
+    count, _, stats, centroids = cv2.connectedComponentsWithStats(runs, None, 8)
+    long_lines = stats[1:, cv2.CC_STAT_WIDTH] >= settings.grid_line_steps * step
+    # The long lines themselves must be spaced by that step.
+    rows = np.sort(centroids[1:][long_lines, 1])
+    if len(rows) < settings.grid_min_long_lines:
+        return False
+    ratio = np.diff(rows) / step
+    ok = np.abs(ratio - 1.0) < 0.35
+    best = run = 0
+    for good in ok:
+        run = run + 1 if good else 0
+        best = max(best, run)
+    return best + 1 >= settings.grid_min_long_lines
 
 
 def find_ruling(
@@ -316,7 +341,7 @@ def find_ink(image: NDArray[np.uint8], *, settings: ReaderSettings) -> Ink:
     weak = darkness > settings.ink_darkness
     strong = darkness > settings.ink_darkness_strong
     mask = _hysteresis(weak, strong)
-    ruling = find_ruling(darkness, mask, settings=settings)
+    ruling = find_ruling(darkness, sparse_ink(mask), settings=settings)
     if ruling.any():
         mask = mask & ~ruling
         # Specks left where ruling crossed: drop components smaller than a dot.

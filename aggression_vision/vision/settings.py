@@ -49,7 +49,7 @@ class ReaderSettings:
         Ink components smaller than this (in squared line widths) are noise.
     grid_min_lines : int
         A family of parallel straight lines is a printed paper ruling only when
-        it has at least this many lines.
+        at least this many lines are regularly spaced in a strip.
     grid_run : float
         Straight runs at least this long (fraction of the long side) are
         candidates for printed ruling lines.
@@ -61,6 +61,11 @@ class ReaderSettings:
         ruling.
     grid_min_strips : int
         A ruling must show in at least this many strips.
+    grid_line_steps : float
+        A printed ruling line runs across the sheet: at least this many times
+        the spacing of the lines long (a sudoku's lines are 9 cells long).
+    grid_min_long_lines : int
+        ... and at least this many lines are that long.
     grid_max_step : float
         Printed rulings are dense: their spacing is at most this fraction of
         the long side (a sudoku's or a hand-drawn grid's is larger).
@@ -115,7 +120,9 @@ class ReaderSettings:
     ink_darkness: float = 0.08
     ink_darkness_strong: float = 0.25
     ink_min_blob: float = 6.0
-    grid_min_lines: int = 15
+    grid_min_lines: int = 8
+    grid_line_steps: float = 13.0
+    grid_min_long_lines: int = 5
     grid_max_step: float = 0.04
     grid_min_strips: int = 2
     grid_run: float = 0.05
