@@ -94,17 +94,27 @@ class Sheet:
     def shape(self) -> tuple[int, int]:
         return self.alpha.shape  # type: ignore[return-value]
 
-    def apply_ink(self, coverage: NDArray[np.float32], ink: tuple[float, float, float]) -> None:
-        """Lay ink of transmittance ``ink`` (RGB) with ``coverage`` (0..1) on the sheet."""
+    def apply_ink(
+        self,
+        coverage: NDArray[np.float32],
+        ink: tuple[float, float, float],
+        origin: tuple[int, int] = (0, 0),
+    ) -> None:
+        """Lay ink of transmittance ``ink`` (RGB) with ``coverage`` (0..1) on the sheet.
+
+        ``coverage`` may cover only part of the sheet, with its top-left pixel at
+        ``origin`` (row, column).
+        """
         rows = np.flatnonzero(coverage.max(axis=1) > 0)
         if len(rows) == 0:
             return
-        y0, y1 = int(rows[0]), int(rows[-1]) + 1  # a band of whole rows stays contiguous
-        c = coverage[y0:y1]
+        r0, r1 = int(rows[0]), int(rows[-1]) + 1
+        c = coverage[r0:r1]
+        y0, x0 = origin[0] + r0, origin[1]
         for k in range(3):
-            t = self.trans[k][y0:y1]
+            t = self.trans[k][y0 : y0 + c.shape[0], x0 : x0 + c.shape[1]]
             f = cv2.addWeighted(c, -(1.0 - ink[k]), c, 0.0, 1.0)
-            cv2.multiply(t, f, dst=t)
+            cv2.multiply(t, f, dst=t)  # OpenCV writes through the strided view
 
     def to_bgr(self) -> NDArray[np.uint8]:
         """The sheet as an 8-bit BGR image."""
