@@ -29,6 +29,7 @@ TT_BITS = 22
 _PROBES = 4
 _W_SAVED = 1 << 30
 _W_INSECURE = 1 << 29
+_W_HIT = 1 << 24
 _HINT = 1 << 40
 
 # (1 << k) % 67 is different for every k < 64 (2 is a primitive root mod 67).
@@ -185,7 +186,12 @@ def search(
             if att[u] - ai <= armies[u]:
                 saved += 1
             w ^= c
-        score = saved * _W_SAVED + (0 if b & sec_me else _W_INSECURE) + hist[side, i]
+        score = (
+            saved * _W_SAVED
+            + (0 if b & sec_me else _W_INSECURE)
+            + _pop(hit) * _W_HIT
+            + hist[side, i]
+        )
         if i == hint:
             score = _HINT
         move_buf[ply, nmoves] = i

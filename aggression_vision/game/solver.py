@@ -64,6 +64,7 @@ _HEURISTIC_SHARE = 0.2
 #: Depth of the shallow searches that extend a line in anytime mode.
 _LINE_DEPTH = 2
 _W_SAVED = 1 << 30
+_W_HIT = 1 << 24
 _W_INSECURE = 1 << 29
 #: Nodes per call of the compiled search between two looks at the clock.
 _NUMBA_CHUNK = 200_000
@@ -273,7 +274,12 @@ class _Search:
                 if att[u] - ai <= armies[u]:
                     saved += 1
                 w ^= c
-            score = saved * _W_SAVED + (0 if b & sec_me else _W_INSECURE) + hist[i]
+            score = (
+                saved * _W_SAVED
+                + (0 if b & sec_me else _W_INSECURE)
+                + _popcount(hit) * _W_HIT
+                + hist[i]
+            )
             if i == hint:
                 score = 1 << 40
             moves.append((score, i))
