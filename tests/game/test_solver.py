@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import random
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -391,3 +393,17 @@ def test_numba_engine_refuses_huge_boards() -> None:
     )
     with pytest.raises(ValueError, match="at most 62 countries"):
         solve(state, engine="numba")
+
+
+def test_small_positions_never_import_numba() -> None:
+    """``engine="auto"`` only loads numba when the pure-Python budget runs out."""
+    code = (
+        "import sys, random\n"
+        "from aggression_vision.bench.engine import random_board, spread_position\n"
+        "from aggression_vision.game.solver import solve\n"
+        "rng = random.Random(1)\n"
+        "solve(spread_position(random_board(10, rng), rng), alternatives=True)\n"
+        "print(sorted(m for m in ('numpy', 'numba') if m in sys.modules))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
