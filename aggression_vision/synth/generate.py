@@ -99,6 +99,7 @@ def _translate(smap: SynthMap, off: NDArray[np.float64]) -> SynthMap:
         ruler=smap.ruler,
         thin=smap.thin,
         enclave=smap.enclave,
+        layout=smap.layout,
     )
 
 
@@ -324,6 +325,7 @@ def generate_sample(seed: int, params: SynthParams | None = None) -> Sample:
         "pens": {k: v.kind for k, v in pens.items()},
         "line_width_px": round(map_pen.width_mm * pose.px_per_mm(centre_mm), 2),  # type: ignore[arg-type]
         "ruler": smap.ruler,
+        "layout": smap.layout,
         "labelled": labelled,
         "point_contacts": [[ids[i], ids[j]] for i, j in smap.point_contacts],
         "thin": ids[smap.thin] if smap.thin is not None else None,

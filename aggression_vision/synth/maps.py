@@ -64,6 +64,8 @@ class SynthMap:
         Index of the long thin country, if any.
     enclave : int or None
         Index of the country inside another, if any.
+    layout : {"voronoi", "grid"}
+        Irregular cells, or a rectangle cut by straight lines.
     """
 
     countries: list[Polygon]
@@ -76,6 +78,7 @@ class SynthMap:
     ruler: bool
     thin: int | None = None
     enclave: int | None = None
+    layout: str = "voronoi"
     notes: list[str] = field(default_factory=list)
 
 
@@ -157,6 +160,40 @@ def _seeds(rng: np.random.Generator, land: Polygon, m: int, variety: float) -> N
                 if len(pts) == m:
                     return np.array(pts)
     return np.array(pts)
+
+
+def _guillotine(
+    rng: np.random.Generator, bounds: tuple[float, float, float, float], n: int, min_side: float
+) -> list[tuple[float, float, float, float]]:
+    """Cut a rectangle into ``n`` rectangles with straight cuts, like a ruled grid.
+
+    Cuts often line up with an earlier cut (a four-corner junction, as in a
+    sudoku grid), otherwise they fall anywhere along the side.
+    """
+    rects = [bounds]
+    cuts: dict[int, list[float]] = {0: [], 1: []}  # axis -> coordinates of earlier cuts
+    for _ in range(20 * n):
+        if len(rects) >= n:
+            break
+        areas = np.array([(r[2] - r[0]) * (r[3] - r[1]) for r in rects])
+        i = int(rng.choice(len(rects), p=areas / areas.sum()))
+        x0, y0, x1, y1 = rects[i]
+        w, h = x1 - x0, y1 - y0
+        axis = 0 if (w > h) != (rng.random() < 0.2) else 1  # mostly across the longer side
+        lo, hi = (x0, x1) if axis == 0 else (y0, y1)
+        if hi - lo < 2 * min_side:
+            continue
+        options = [c for c in cuts[axis] if lo + min_side <= c <= hi - min_side]
+        if options and rng.random() < 0.6:
+            at = float(options[int(rng.integers(len(options)))])
+        else:
+            at = float(rng.uniform(lo + min_side, hi - min_side))
+        cuts[axis].append(at)
+        if axis == 0:
+            rects[i : i + 1] = [(x0, y0, at, y1), (at, y0, x1, y1)]
+        else:
+            rects[i : i + 1] = [(x0, y0, x1, at), (x0, at, x1, y1)]
+    return rects
 
 
 def _chaikin(pts: NDArray[np.float64], n: int = 3) -> NDArray[np.float64]:
@@ -535,13 +572,21 @@ def _generate_map(
     rng: np.random.Generator, params: SynthParams, extent_mm: float, lw: float
 ) -> SynthMap:
     ruler = bool(rng.random() < params.ruler_prob)
-    shape = _choice(rng, params.land_shape)
+    grid = bool(rng.random() < params.grid_prob)
+    shape = "rect" if grid else _choice(rng, params.land_shape)
     if ruler and shape == "blob":
         shape = "rect" if rng.random() < 0.6 else "polygon"
     land = make_land(rng, shape, extent_mm)
     n = int(rng.integers(params.n_countries[0], params.n_countries[1] + 1))
     enclave_wanted = bool(rng.random() < params.enclave_prob)
-    thin_wanted = bool(rng.random() < params.thin_prob)
+    thin_wanted = bool(rng.random() < params.thin_prob) and not grid
+    if grid:
+        faces, no_thin, contact_prob = _grid_faces(rng, land, n, lw)
+        smap = _finish_map(
+            rng, params, land, lw, ruler, faces, no_thin, contact_prob, enclave_wanted
+        )
+        smap.layout = "grid"
+        return smap
     n_grow = n - int(enclave_wanted) - int(thin_wanted)
     m = max(n_grow, int(round(n_grow * _uniform(rng, params.cells_per_country))))
     variety = _uniform(rng, params.size_variety)
@@ -601,7 +646,48 @@ def _generate_map(
     keys = sorted(groups)
     countries = [groups[k] for k in keys]
     thin_idx = keys.index(thin_id) if thin_id is not None and thin_id in groups else None
+    return _finish_map(
+        rng,
+        params,
+        land,
+        lw,
+        ruler,
+        countries,
+        thin_idx,
+        params.short_border_contact_prob,
+        enclave_wanted,
+    )
 
+
+def _grid_faces(
+    rng: np.random.Generator, land: Polygon, n: int, lw: float
+) -> tuple[list[Polygon], None, float]:
+    """Countries of a grid-like map: rectangles from straight cuts of the land's box."""
+    x0, y0, x1, y1 = land.bounds
+    min_side = max(9.0, 12 * lw)
+    rects = _guillotine(rng, (x0, y0, x1, y1), n, min_side)
+    if len(rects) < 4:
+        raise MapGenerationError("the grid did not divide")
+    # Polygonise the outlines together so that T-junctions become shared vertices.
+    faces = _faces([LineString(shapely.box(*r).exterior.coords) for r in rects])
+    if len(faces) != len(rects):
+        raise MapGenerationError("grid faces do not match the rectangles")
+    # In a ruled grid, nearly aligned cuts are meant to meet: contract, never flip.
+    return faces, None, 1.0
+
+
+def _finish_map(
+    rng: np.random.Generator,
+    params: SynthParams,
+    land: Polygon,
+    lw: float,
+    ruler: bool,
+    countries: list[Polygon],
+    thin_idx: int | None,
+    contact_prob: float,
+    enclave_wanted: bool,
+) -> SynthMap:
+    """Borders from the countries, point contacts, enclave, bending, ground truth."""
     chains = _chains(countries)
     tree = shapely.STRtree(countries)
     shared_chain = [len(_sides(c, countries, tree)) == 2 for c in chains]
@@ -627,7 +713,7 @@ def _generate_map(
         # is undone when it makes a border cross another.
         before = [c.copy() for c in chains]
         deliberate = k in extra[:wanted]
-        if not deliberate and rng.random() >= params.short_border_contact_prob:
+        if not deliberate and rng.random() >= contact_prob:
             for delta in (0.6 * min_shared, 0.5 * min_shared):
                 new = _flip(chains, alive, k, delta)
                 if new is None:

@@ -31,6 +31,9 @@ class SynthParams:
     cells_per_country: Range = (1.0, 3.0)
     #: How unequal the country sizes are (0 = even).
     size_variety: Range = (0.0, 1.0)
+    #: Grid-like maps: a rectangle cut by straight lines, cuts often lined up
+    #: (four-corner junctions, as in a sudoku grid).
+    grid_prob: float = 0.12
     #: Maps drawn with a ruler: straight borders, no bending.
     ruler_prob: float = 0.15
     #: Low-frequency bending of each border, fraction of its length (capped for validity).

@@ -99,3 +99,23 @@ def test_land_shapes(shape: str) -> None:
     x0, y0, x1, y1 = land.bounds
     assert land.is_valid
     assert max(x1 - x0, y1 - y0) == pytest.approx(100.0, rel=0.02)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_grid_maps(seed: int) -> None:
+    m = _map(seed, grid_prob=1.0)
+    for a, b in combinations(m.countries, 2):
+        assert a.intersection(b).area < 1e-6
+    union = shapely.unary_union(m.countries)
+    assert union.area == pytest.approx(m.land.area, rel=1e-6)
+    # lined-up cuts: diagonal neighbours meet at a point and are not adjacent
+    assert m.point_contacts
+    for i, j in m.point_contacts:
+        a, b = m.countries[i], m.countries[j]
+        assert a.distance(b) < 1e-9
+        assert a.boundary.intersection(b.boundary).length == pytest.approx(0.0, abs=1e-9)
+    for i, j in m.adjacency:
+        assert (
+            m.countries[i].boundary.intersection(m.countries[j].boundary).length
+            > 2 * m.threshold_mm
+        )
