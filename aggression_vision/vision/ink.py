@@ -341,7 +341,10 @@ def find_ink(image: NDArray[np.uint8], *, settings: ReaderSettings) -> Ink:
     weak = darkness > settings.ink_darkness
     strong = darkness > settings.ink_darkness_strong
     mask = _hysteresis(weak, strong)
-    ruling = find_ruling(darkness, sparse_ink(mask), settings=settings)
+    # Look for ruling on a more sensitive threshold: faint printed lines are
+    # only partly above the ink threshold, and whole lines are easier to see.
+    faint = (darkness > settings.ruling_darkness) | mask
+    ruling = find_ruling(darkness, sparse_ink(faint), settings=settings) & mask
     if ruling.any():
         mask = mask & ~ruling
         # Specks left where ruling crossed: drop components smaller than a dot.

@@ -72,6 +72,9 @@ class ReaderSettings:
     grid_darker : float
         Ink darker than this many times the ruling's median darkness is drawn
         over the ruling and kept.
+    ruling_darkness : float
+        Darkness threshold of the (more sensitive) mask printed ruling is
+        looked for in.
     ruling_speck : int
         Pixels: ink fragments left by ruling removal smaller than this are dropped.
     ruling_restore : int
@@ -121,14 +124,15 @@ class ReaderSettings:
     ink_darkness_strong: float = 0.25
     ink_min_blob: float = 6.0
     grid_min_lines: int = 8
-    grid_line_steps: float = 13.0
-    grid_min_long_lines: int = 5
+    grid_line_steps: float = 12.0
+    grid_min_long_lines: int = 4
     grid_max_step: float = 0.04
     grid_min_strips: int = 2
     grid_run: float = 0.05
     grid_min_coverage: float = 0.5
     grid_strips: int = 8
     grid_darker: float = 1.6
+    ruling_darkness: float = 0.05
     ruling_speck: int = 12
     ruling_restore: int = 4
     gap_close: float = 3.0
