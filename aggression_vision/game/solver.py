@@ -49,6 +49,7 @@ positions and the whole solver against the reference.
 
 from __future__ import annotations
 
+import sys
 import time
 from dataclasses import dataclass, field
 from typing import Literal, TypeAlias
@@ -67,7 +68,9 @@ _W_SAVED = 1 << 30
 _W_HIT = 1 << 24
 _W_INSECURE = 1 << 29
 #: Nodes per call of the compiled search between two looks at the clock.
-_NUMBA_CHUNK = 200_000
+_NUMBA_CHUNK = 50_000
+#: Shortest time limit worth loading numba for (importing it takes about a second).
+_NUMBA_MIN_TIME = 3.0
 #: Nodes the pure-Python search may spend before ``engine="auto"`` moves to numba.
 _PYTHON_BUDGET = 1_000
 #: The compiled engine's masks are int64 (see ``_solver_numba.MAX_COUNTRIES``).
@@ -599,7 +602,11 @@ def solve(
             )
         s = _NumbaSearch(t)
         r = _run(s, unc, me, op, side, deadline, start)
-    elif engine == "auto" and _numba_usable(t.n):
+    elif (
+        engine == "auto"
+        and _numba_usable(t.n)
+        and (time_limit is None or time_limit >= _NUMBA_MIN_TIME or "numba" in sys.modules)
+    ):
         s = _Search(t)
         s.node_limit = s.check_at = _PYTHON_BUDGET
         try:
@@ -677,10 +684,14 @@ def _run(
     lo, hi = bounds
     if exact:
         return _Result(True, lo, hi, _principal_line(s, unc, me, op, side), lo, estimates)
+    # No move is worth more than the position (``hi``), and every move reaches
+    # the static lower bound (fact 3 holds whatever the mover plays).
+    static_lo = s.root_bounds(unc, me, op)[0]
+    estimates = {i: min(max(v, static_lo), hi) for i, v in estimates.items()}
     # Best estimate first; ties go to the first move in board order.
     move = max(estimates, key=lambda i: (estimates[i], -i))
     proven = s.hint(unc, me, op, side)
-    if proven >= 0 and lo > s.root_bounds(unc, me, op)[0]:
+    if proven >= 0 and lo > static_lo:
         # The root's last fail-high move is proven to reach ``lo``; any move
         # reaches the static lower bound, so the move returned always does.
         move = proven
