@@ -27,11 +27,21 @@ Facts the search relies on (``P`` is a player, ``Q`` the other)
    ``Q``. With ``S_P`` the secure targets of ``P``, the mover's future gain
    ``g`` (own future conquests minus the opponent's) satisfies
    ``|S_me| - |L_op| <= g <= |L_me| - |S_op|``; these bounds cut the search.
-4. **Free moves are interchangeable.** A secure target ``t`` of the mover none
-   of whose neighbours is in ``L_op`` contributes to no attack that matters:
-   conquering it changes nothing but the score (+1) and removes ``t``, now or
-   later. Two such moves lead to positions that differ only in which of two
-   identical +1 tokens is left, so only one of them needs searching.
+4. **Free moves wait.** Call a target ``t`` of the mover *harmless* when none
+   of its neighbours is in ``L_op``: its armies help no attack that matters,
+   so conquering it changes nothing but the score (+1) and removes ``t``. A
+   harmless *secure* target is *free*: a +1 that can be cashed at any time.
+   Claim: if ``h`` is harmless and ``f`` is free, conquering ``h`` is worth at
+   least as much as conquering ``f``. Proof by strategy copying: from
+   ``A`` (after ``h``) the mover copies an optimal strategy for ``B`` (after
+   ``f``), playing ``f`` where it plays ``h``. Both conquests are harmless, so
+   the opponent has the same moves in ``A`` and ``B``; ``f`` stays legal in
+   ``A`` as long as ``h`` does in ``B`` (``f`` never stops being legal), so
+   every copied move is legal. The copy breaks only when the mover must
+   pass in ``B`` but still holds ``f`` in ``A``: it plays ``f`` (+1), and from
+   then on nobody's moves differ (``h`` was dead in ``B``). So ``A >= B``. The
+   search therefore tries a free move only when every other move is harmful
+   (and then one free move: two free moves are equal by the same argument).
 5. **The future depends on a small set.** Let ``R`` be the legal targets of
    both players plus the not-conquered countries that attack one of them. The
    game from here (as a change of the margin) is a function of ``R`` and the
@@ -43,8 +53,9 @@ Facts the search relies on (``P`` is a player, ``Q`` the other)
    change, so positions that differ in countries that no longer matter share
    one entry.
 
-Tests in ``tests/game/test_solver.py`` check facts 1-4 directly on random
-positions and the whole solver against the reference.
+Tests in ``tests/game/test_solver.py`` check facts 1, 3, 4 and 5 directly on
+every reachable position of random small maps, and the whole solver against
+the reference.
 """
 
 from __future__ import annotations
