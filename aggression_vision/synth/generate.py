@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -402,6 +402,29 @@ def generate_dataset(
             if progress is not None:
                 progress(done, name)
     return [results[s] for s in seeds]
+
+
+#: The samples committed in ``samples/`` (synth-01 ...): seeds chosen for variety.
+COMMITTED_SAMPLES = (610, 611, 614, 620)
+#: Their parameters: the default mix at 3-5 MP (small files).
+COMMITTED_PARAMS = replace(SynthParams(), megapixels=(3.0, 5.0))
+
+
+def write_committed_samples(out_dir: Path) -> list[Path]:
+    """(Re)write ``synth-01.jpg/json`` ... for :data:`COMMITTED_SAMPLES` into ``out_dir``."""
+    paths = []
+    for k, seed in enumerate(COMMITTED_SAMPLES, start=1):
+        sample = generate_sample(seed, COMMITTED_PARAMS)
+        sample.name = f"synth-{k:02d}"
+        jpg, _ = write_sample(sample, out_dir)
+        paths.append(jpg)
+    return paths
+
+
+def regenerate(doc: dict[str, Any]) -> Sample:
+    """The sample a synthetic document was made from (its seed and parameters)."""
+    record = doc["synth"]
+    return generate_sample(int(record["seed"]), SynthParams.from_record(record["params"]))
 
 
 def sample_polygon(doc: dict[str, Any], cid: str) -> Polygon:

@@ -160,6 +160,26 @@ class SynthParams:
         """The parameters as plain data (for the record in each sample's JSON)."""
         return {f.name: getattr(self, f.name) for f in fields(self)}
 
+    @classmethod
+    def from_record(cls, record: dict[str, Any]) -> SynthParams:
+        """Parameters from a sample's ``synth.params`` record (the fields that differ
+        from the defaults; JSON lists become tuples again).
+
+        Raises
+        ------
+        ValueError
+            For a field that does not exist.
+        """
+        names = {f.name for f in fields(cls)}
+        unknown = sorted(set(record) - names)
+        if unknown:
+            raise ValueError(f"unknown synth parameters: {', '.join(unknown)}")
+
+        def tup(v: Any) -> Any:
+            return tuple(tup(x) for x in v) if isinstance(v, list) else v
+
+        return replace(cls(), **{k: tup(v) for k, v in record.items()})
+
 
 def _easy() -> SynthParams:
     """Clean, scanner-like photos: the reader's smoke test."""

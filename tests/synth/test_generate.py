@@ -235,3 +235,30 @@ def test_dataset_same_with_workers(tmp_path: Path) -> None:
     for a, b in zip(one, two, strict=True):
         assert a.read_bytes() == b.read_bytes()
         assert a.with_suffix(".json").read_text() == b.with_suffix(".json").read_text()
+
+
+def test_committed_samples_regenerate() -> None:
+    """samples/synth-*.json are what the generator makes from their seed and parameters.
+
+    When the generator changes on purpose, rewrite them with
+    ``python -c "from pathlib import Path; from aggression_vision.synth.generate import
+    write_committed_samples as w; w(Path('samples'))"``.
+    """
+    from aggression_vision.synth.generate import regenerate
+
+    path = SAMPLES_DIR / "synth-01.json"
+    if not path.exists():
+        pytest.skip("no committed samples")
+    doc = json.loads(path.read_text())
+    again = regenerate(doc).document
+    assert again["countries"] == doc["countries"]
+    assert again["adjacency"] == doc["adjacency"]
+
+
+def test_params_record_round_trip() -> None:
+    p = replace(SynthParams(), megapixels=(3.0, 5.0), pen=(("pencil", 1.0),))
+    doc = generate_sample(2, replace(p, megapixels=(0.3, 0.4))).document
+    back = SynthParams.from_record(json.loads(json.dumps(doc["synth"]["params"])))
+    assert back == replace(p, megapixels=(0.3, 0.4))
+    with pytest.raises(ValueError, match="unknown synth parameters: nope"):
+        SynthParams.from_record({"nope": 1})
