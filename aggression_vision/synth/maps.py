@@ -22,7 +22,7 @@ centred on the map's middle.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 import shapely
@@ -79,7 +79,6 @@ class SynthMap:
     thin: int | None = None
     enclave: int | None = None
     layout: str = "voronoi"
-    notes: list[str] = field(default_factory=list)
 
 
 def _choice(rng: np.random.Generator, options: tuple[tuple[str, float], ...]) -> str:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 import cv2
 import numpy as np
@@ -135,14 +135,6 @@ def draw_borders(
                 second = second[a:b]
             strokes.append(second)
     draw_polylines(layer, strokes, lw)
-
-
-@dataclass
-class Written:
-    """Where a country's writing went (page millimetres), for checks and debugging."""
-
-    number_box: tuple[float, float, float, float] | None = None
-    label_box: tuple[float, float, float, float] | None = None
 
 
 def _fit_box(
