@@ -147,3 +147,13 @@ def test_progress_bar_goes_to_stderr(
         assert report.metrics["exact_maps"] == 1.0
     captured = capsys.readouterr()
     assert captured.out == "" and "2/2" in captured.err
+
+
+def test_committed_synthetic_samples_score_100_percent_against_themselves() -> None:
+    samples = Path(__file__).resolve().parents[2] / "samples"
+    if not list(samples.glob("synth-*.json")):
+        pytest.skip("no synthetic samples committed")
+    report = run_synthetic(samples, reader="fake_readers:perfect", workers=1)
+    assert report.photos >= 1 and report.failures == 0
+    assert report.metrics["exact_maps"] == report.metrics["region_f1"] == 1.0
+    assert report.breakdown["paper"]  # the generator's metadata gives the factors
