@@ -67,7 +67,7 @@ def paper_darkness(
     return np.clip(dark, 0.0, 1.0), paper
 
 
-def sparse_ink(mask: NDArray[np.bool_]) -> NDArray[np.bool_]:
+def sparse_ink(mask: NDArray[np.bool_], *, max_density: float = 0.35) -> NDArray[np.bool_]:
     """The ink that is not dense: drop textured tables, scribbles, filled blobs.
 
     Lines on paper cover well under a third of any window a few strokes
@@ -76,7 +76,7 @@ def sparse_ink(mask: NDArray[np.bool_]) -> NDArray[np.bool_]:
     m8 = mask.astype(np.uint8)
     k = max(15, int(round(0.02 * max(mask.shape))) | 1)
     density = cv2.blur(m8.astype(np.float32), (k, k))
-    return mask & (density < 0.35)
+    return mask & (density < max_density)
 
 
 def stroke_width(mask: NDArray[np.bool_]) -> float:
@@ -311,12 +311,7 @@ def find_ruling(
             runs, rot, (w, h), flags=cv2.INTER_NEAREST | cv2.WARP_INVERSE_MAP
         ).astype(bool)
         ruling |= back & mask
-    if not ruling.any():
-        return ruling
-    # Keep drawn strokes that run along a ruling line: they are much darker.
-    level = float(np.median(darkness[ruling]))
-    keep = darkness > max(level * settings.grid_darker, level + 0.15)
-    return ruling & ~keep
+    return ruling
 
 
 def find_ink(image: NDArray[np.uint8], *, settings: ReaderSettings) -> Ink:
@@ -343,8 +338,14 @@ def find_ink(image: NDArray[np.uint8], *, settings: ReaderSettings) -> Ink:
     mask = _hysteresis(weak, strong)
     # Look for ruling on a more sensitive threshold: faint printed lines are
     # only partly above the ink threshold, and whole lines are easier to see.
-    faint = (darkness > settings.ruling_darkness) | mask
-    ruling = find_ruling(darkness, sparse_ink(faint), settings=settings) & mask
+    # (Texture and scribbles, dense in the ordinary mask, stay out.)
+    dense = mask & ~sparse_ink(mask, max_density=settings.ruling_max_density)
+    faint = ((darkness > settings.ruling_darkness) | mask) & ~dense
+    ruling = find_ruling(darkness, faint, settings=settings) & mask
+    if ruling.any():
+        # Keep drawn strokes that run along a ruling line: they are darker.
+        level = float(np.median(darkness[ruling]))
+        ruling &= darkness <= max(level * settings.grid_darker, level + 0.15)
     if ruling.any():
         mask = mask & ~ruling
         # Specks left where ruling crossed: drop components smaller than a dot.

@@ -75,6 +75,9 @@ class ReaderSettings:
     ruling_darkness : float
         Darkness threshold of the (more sensitive) mask printed ruling is
         looked for in.
+    ruling_max_density : float
+        Ink denser than this (fraction of a window a few strokes wide) is
+        texture, not ruling, and is left out of the ruling search.
     ruling_speck : int
         Pixels: ink fragments left by ruling removal smaller than this are dropped.
     ruling_restore : int
@@ -133,6 +136,7 @@ class ReaderSettings:
     grid_strips: int = 8
     grid_darker: float = 1.6
     ruling_darkness: float = 0.05
+    ruling_max_density: float = 0.5
     ruling_speck: int = 12
     ruling_restore: int = 4
     gap_close: float = 3.0
