@@ -162,13 +162,25 @@ def choose_pose(
     )
     fill = float(rng.uniform(*params.page_fill))
     corners = np.array([[0, 0], [page_mm[0], 0], [page_mm[0], page_mm[1]], [0, page_mm[1]]])
-    if rng.random() >= params.page_cut_prob:
-        keep_mm = np.concatenate([keep_mm, corners])  # the whole sheet in view
+    map_mm = keep_mm
+    whole_page = rng.random() >= params.page_cut_prob
 
     def project(pts: NDArray[np.float64], z: float, t: NDArray[np.float64]) -> NDArray[np.float64]:
         p3 = np.concatenate([pts - centre, np.zeros((len(pts), 1))], axis=1) @ r.T
         p3 = p3 + np.array([t[0], t[1], z])
         return np.stack([f * p3[:, 0] / p3[:, 2] + w / 2, f * p3[:, 1] / p3[:, 2] + h / 2], axis=1)
+
+    # The map is what the photo is of: never smaller than map_min_fill of the
+    # photo's shorter side. Zooming in to get there may cut the sheet off.
+    z = f * max(page_mm) / (fill * max(w, h))
+    q = project(map_mm, z, np.zeros(2))
+    extent = float((q.max(axis=0) - q.min(axis=0)).max())
+    want = float(rng.uniform(*params.map_min_fill)) * min(w, h)
+    if extent < want:
+        fill *= want / extent
+        whole_page = False
+    if whole_page:
+        keep_mm = np.concatenate([keep_mm, corners])  # the whole sheet in view
 
     margin = 0.02 * min(w, h)
 

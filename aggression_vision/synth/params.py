@@ -134,6 +134,9 @@ class SynthParams:
     page_fill: Range = (0.7, 1.3)
     #: Probability that the page may run out of the frame (the map always stays in view).
     page_cut_prob: float = 0.35
+    #: Smallest size of the map in the photo: its longer extent as a fraction of the
+    #: photo's shorter side (drawn per photo from this range).
+    map_min_fill: Range = (0.45, 0.7)
     #: Radial lens distortion: displacement at the photo's corner, as a fraction of
     #: the half diagonal (negative: barrel).
     lens_distortion: Range = (-0.015, 0.01)
