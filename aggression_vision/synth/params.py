@@ -214,6 +214,7 @@ def _easy() -> SynthParams:
         roll_deg=(-4.0, 4.0),
         page_fill=(0.8, 0.95),
         page_cut_prob=0.0,
+        map_min_fill=(0.3, 0.4),
         lens_distortion=(0.0, 0.0),
         page_bend=(0.0, 0.0),
         light_unevenness=(0.0, 0.08),
