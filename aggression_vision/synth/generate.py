@@ -188,6 +188,9 @@ def generate_sample(seed: int, params: SynthParams | None = None) -> Sample:
         for p in ("first", "second")
     }
     h0 = float(rng.uniform(*params.digit_height_mm))
+    # People write smaller on a map of small countries.
+    radii = [p.exterior.distance(c) for p, c in zip(smap.countries, spots, strict=True)]
+    h0 = min(h0, max(2.5, float(np.median(radii))))
     boxes_mm: dict[str, dict[str, tuple[float, float, float, float]]] = {}
     for i in rng.permutation(n):
         cid = ids[i]

@@ -221,22 +221,26 @@ def write_text(
         if crossout:
             kind = _pick(rng, params.crossout_kinds)
             marks += render_crossout(tb, rng, kind=kind)  # type: ignore[arg-type]
-        allpts = np.concatenate([np.array([[0.0, 0.0], [img.shape[1], img.shape[0]]]), *marks])
-        lo = np.floor(allpts.min(axis=0)) - 2
-        hi = np.ceil(allpts.max(axis=0)) + 2
+        # Fit the ink (characters and marks), not the padded patch: at low
+        # resolution the padding would be millimetres wide.
+        half_pen = 0.5 * pen_rel * h_px
+        allpts = np.concatenate([np.array([tb[:2], tb[2:]]), *marks])
+        lo = allpts.min(axis=0) - half_pen
+        hi = allpts.max(axis=0) + half_pen
         size_mm = ((hi[0] - lo[0]) / ppm, (hi[1] - lo[1]) / ppm)
         margin = max(0.6, 1.5 * pen_width_mm)
-        spot = _fit_box(poly, size_mm, rng, margin=margin, avoid=avoid, touch=touch)
+        # Around a number already written, free spots are few: look harder.
+        tries = 40 if avoid is None else 120
+        spot = _fit_box(poly, size_mm, rng, margin=margin, avoid=avoid, touch=touch, tries=tries)
         if spot is None and shrink == shrinks[-1] and avoid is None:
             # A tiny country: write it anyway, centred, across the lines if need be.
             c = shapely.ops.polylabel(poly, 0.2)
             spot = (c.x - size_mm[0] / 2, c.y - size_mm[1] / 2)
         if spot is None:
             continue
-        # Paste: page px of the patch's top-left.
-        px0 = int(round(spot[0] * ppm))
-        py0 = int(round(spot[1] * ppm))
-        ox, oy = px0 - lo[0], py0 - lo[1]  # patch coordinates -> page px
+        # Patch coordinates -> page pixels, by a whole-pixel offset.
+        ox = int(round(spot[0] * ppm - lo[0]))
+        oy = int(round(spot[1] * ppm - lo[1]))
         h, w = img.shape
         ys, xs = int(oy), int(ox)
         y0c, x0c = max(0, ys), max(0, xs)
@@ -246,7 +250,8 @@ def write_text(
             np.maximum(layer[y0c:y1c, x0c:x1c], sub, out=layer[y0c:y1c, x0c:x1c])
         if marks:
             draw_polylines(layer, [m + np.array([ox, oy]) for m in marks], pen_rel * h_px)
-        return (spot[0], spot[1], spot[0] + size_mm[0], spot[1] + size_mm[1])
+        x0_mm, y0_mm = (ox + lo[0]) / ppm, (oy + lo[1]) / ppm
+        return (x0_mm, y0_mm, x0_mm + size_mm[0], y0_mm + size_mm[1])
     return None
 
 
