@@ -169,21 +169,22 @@ def _hysteresis(weak: NDArray[np.bool_], strong: NDArray[np.bool_]) -> NDArray[n
     return keep[labels]
 
 
-def _dominant_angle(darkness: NDArray[np.float32], mask: NDArray[np.bool_]) -> float:
-    """Dominant stroke direction in degrees (0..90), from gradient orientations.
-
-    A printed ruling produces two sharp peaks 90 degrees apart; folding the
-    orientation modulo 90 degrees adds them up.
-    """
+def _dominant_angles(darkness: NDArray[np.float32], mask: NDArray[np.bool_]) -> list[float]:
+    """The two directions (degrees, 90 apart) of a possible ruling's lines' gradients."""
     gx = cv2.Sobel(darkness, cv2.CV_32F, 1, 0, ksize=3)
     gy = cv2.Sobel(darkness, cv2.CV_32F, 0, 1, ksize=3)
     mag = cv2.magnitude(gx, gy)
     near = cv2.dilate(mask.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
     sel = near & (mag > 0.05)
-    angle = np.degrees(np.arctan2(gy[sel], gx[sel])) % 90.0
-    hist = np.bincount(np.round(angle * 2).astype(int) % 180, weights=mag[sel], minlength=180)
+    angle = np.degrees(np.arctan2(gy[sel], gx[sel])) % 180.0
+    # Fold modulo 90 degrees: both families of squared paper add up into one
+    # peak (under strong perspective they are not quite at right angles;
+    # the run detection tolerates a few degrees).
+    folded = np.round((angle % 90.0) * 2).astype(int) % 180
+    hist = np.bincount(folded, weights=mag[sel], minlength=180)
     smooth = sum(np.roll(hist, k) for k in range(-2, 3))
-    return float(np.argmax(smooth)) / 2.0
+    base = int(np.argmax(smooth)) / 2.0
+    return [base, base + 90.0]
 
 
 def _line_peaks(profile: NDArray[np.float64], min_height: float) -> NDArray[np.int64]:
@@ -260,6 +261,7 @@ def find_ruling(
     mask: NDArray[np.bool_],
     *,
     settings: ReaderSettings,
+    keep_in: NDArray[np.bool_] | None = None,
 ) -> NDArray[np.bool_]:
     """Pixels of printed paper ruling (the lines of squared, Seyes or lined paper).
 
@@ -273,8 +275,11 @@ def find_ruling(
     ----------
     darkness : (H, W) float32
     mask : (H, W) bool
-        The ink before ruling removal.
+        The ink to look for ruling in.
     settings : ReaderSettings
+    keep_in : (H, W) bool, optional
+        The ink the ruling is removed from: the result is restricted to it,
+        and its strokes much darker than the ruling around them are kept.
 
     Returns
     -------
@@ -285,12 +290,11 @@ def find_ruling(
     ruling = np.zeros((h, w), dtype=bool)
     if not mask.any():
         return ruling
-    base = _dominant_angle(darkness, mask)
     m8 = mask.astype(np.uint8)
     run = max(15, int(round(settings.grid_run * long_side)))
-    for angle in (base, base + 90.0):
-        # Rotate so that this family of lines is horizontal (gradient angle
-        # "angle" means lines run at angle + 90).
+
+    def straight_runs(angle: float) -> tuple[NDArray[np.uint8], NDArray[np.uint8], NDArray]:
+        """Runs of lines at gradient angle ``angle``, in a frame where they are horizontal."""
         centre = (w / 2.0, h / 2.0)
         rot = cv2.getRotationMatrix2D(centre, angle - 90.0, 1.0)
         cos, sin = abs(rot[0, 0]), abs(rot[0, 1])
@@ -298,20 +302,54 @@ def find_ruling(
         rot[0, 2] += nw / 2.0 - centre[0]
         rot[1, 2] += nh / 2.0 - centre[1]
         rotated = cv2.warpAffine(m8, rot, (nw, nh), flags=cv2.INTER_NEAREST)
-        # Thicken across the lines so that a line tilted by perspective still
-        # holds a long straight run.
+        # Thicken across the lines so that a line tilted a little still holds
+        # a long straight run.
         thick = cv2.dilate(rotated, np.ones((5, 1), np.uint8))
         runs = cv2.morphologyEx(thick, cv2.MORPH_OPEN, np.ones((1, run), np.uint8))
-        # Detect on the thick runs (a slightly tilted line still fills its
-        # rows), then keep only the ink inside them.
+        return runs, rotated, rot
+
+    for angle in _dominant_angles(darkness, mask):
+        runs, rotated, rot = straight_runs(angle)
         if not _is_ruling(runs, settings=settings):
             continue
-        runs &= rotated
-        back = cv2.warpAffine(
-            runs, rot, (w, h), flags=cv2.INTER_NEAREST | cv2.WARP_INVERSE_MAP
-        ).astype(bool)
-        ruling |= back & mask
+        # Perspective fans a family of lines out over several degrees: take
+        # the runs at neighbouring angles too.
+        back = np.zeros((h, w), dtype=bool)
+        for delta in settings.grid_fan:
+            if delta != 0:
+                runs, rotated, rot = straight_runs(angle + delta)
+            runs &= rotated
+            back |= cv2.warpAffine(
+                runs, rot, (w, h), flags=cv2.INTER_NEAREST | cv2.WARP_INVERSE_MAP
+            ).astype(bool)
+        family = back & mask
+        if keep_in is not None:
+            # Keep drawn strokes that run along a ruling line: they are darker
+            # than this family of lines around them (its darkness varies with
+            # blur and perspective, and between the two families).
+            family &= keep_in
+            if family.any():
+                level = _local_level(darkness, family)
+                family &= darkness <= np.maximum(level * settings.grid_darker, level + 0.15)
+        ruling |= family
     return ruling
+
+
+def _local_level(
+    darkness: NDArray[np.float32], where: NDArray[np.bool_], tiles: int = 6
+) -> NDArray[np.float32]:
+    """Median darkness of the ``where`` pixels, per tile, smoothly interpolated."""
+    h, w = darkness.shape
+    overall = float(np.median(darkness[where]))
+    grid = np.full((tiles, tiles), overall, dtype=np.float32)
+    ys = np.linspace(0, h, tiles + 1).astype(int)
+    xs = np.linspace(0, w, tiles + 1).astype(int)
+    for i in range(tiles):
+        for j in range(tiles):
+            sel = where[ys[i] : ys[i + 1], xs[j] : xs[j + 1]]
+            if sel.sum() >= 50:
+                grid[i, j] = np.median(darkness[ys[i] : ys[i + 1], xs[j] : xs[j + 1]][sel])
+    return cv2.resize(grid, (w, h), interpolation=cv2.INTER_LINEAR)
 
 
 def find_ink(image: NDArray[np.uint8], *, settings: ReaderSettings) -> Ink:
@@ -341,11 +379,7 @@ def find_ink(image: NDArray[np.uint8], *, settings: ReaderSettings) -> Ink:
     # (Texture and scribbles, dense in the ordinary mask, stay out.)
     dense = mask & ~sparse_ink(mask, max_density=settings.ruling_max_density)
     faint = ((darkness > settings.ruling_darkness) | mask) & ~dense
-    ruling = find_ruling(darkness, faint, settings=settings) & mask
-    if ruling.any():
-        # Keep drawn strokes that run along a ruling line: they are darker.
-        level = float(np.median(darkness[ruling]))
-        ruling &= darkness <= max(level * settings.grid_darker, level + 0.15)
+    ruling = find_ruling(darkness, faint, settings=settings, keep_in=mask)
     if ruling.any():
         mask = mask & ~ruling
         # Specks left where ruling crossed: drop components smaller than a dot.

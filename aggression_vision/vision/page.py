@@ -61,6 +61,66 @@ def order_corners(points: NDArray[np.float64]) -> Corners:
 def find_sheet(image: NDArray[np.uint8], *, settings: ReaderSettings) -> Corners | None:
     """Find the four corners of a sheet of paper whose edges are all visible.
 
+    Tries the outlines found by an edge detector first (largest convex
+    quadrilateral), then the largest bright area. A candidate is accepted only
+    when each side is a crisp brightness step (a paper edge, not a drawn line
+    or the edge of a shadow).
+
+    Parameters
+    ----------
+    image : (H, W, 3) uint8 BGR
+        The photo (any size; it is analysed at about 400 px).
+    settings : ReaderSettings
+
+    Returns
+    -------
+    (4, 2) float64 corners in ``image`` coordinates, or None.
+    """
+    quad = _sheet_by_edges(image, settings=settings)
+    if quad is not None:
+        return quad
+    return _sheet_by_brightness(image, settings=settings)
+
+
+def _sheet_by_edges(image: NDArray[np.uint8], *, settings: ReaderSettings) -> Corners | None:
+    """The largest convex quadrilateral outline with crisp sides, or None."""
+    h, w = image.shape[:2]
+    scale = 400.0 / max(h, w)
+    small = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+    sh, sw = small.shape[:2]
+    gray = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
+    blur = cv2.GaussianBlur(gray, (5, 5), 0)
+    edges = cv2.Canny(blur, 15, 45)
+    edges = cv2.dilate(edges, np.ones((3, 3), np.uint8))
+    contours, _ = cv2.findContours(edges, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
+    candidates = []
+    for c in contours:
+        hull = cv2.convexHull(c)
+        area = cv2.contourArea(hull)
+        if not (settings.page_min_area <= area / (sh * sw) <= settings.page_max_area):
+            continue
+        approx = cv2.approxPolyDP(hull, 0.02 * cv2.arcLength(hull, True), True)
+        if len(approx) == 4 and cv2.isContourConvex(approx):
+            candidates.append((area, approx.reshape(4, 2).astype(np.float64)))
+    for _, quad in sorted(candidates, key=lambda t: -t[0])[:5]:
+        margin = 0.01 * max(sh, sw)
+        on_border = (
+            (quad[:, 0] < margin)
+            | (quad[:, 0] > sw - 1 - margin)
+            | (quad[:, 1] < margin)
+            | (quad[:, 1] > sh - 1 - margin)
+        )
+        if on_border.sum() >= 2:
+            continue
+        ordered = order_corners(quad)
+        if _edges_are_sharp(gray, ordered):
+            return ordered / scale
+    return None
+
+
+def _sheet_by_brightness(image: NDArray[np.uint8], *, settings: ReaderSettings) -> Corners | None:
+    """Find the four corners of a sheet of paper whose edges are all visible.
+
     Parameters
     ----------
     image : (H, W, 3) uint8 BGR

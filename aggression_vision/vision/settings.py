@@ -53,6 +53,9 @@ class ReaderSettings:
     grid_run : float
         Straight runs at least this long (fraction of the long side) are
         candidates for printed ruling lines.
+    grid_fan : tuple of float
+        Angles (degrees) around a ruling family's main direction at which its
+        lines are also removed (perspective fans them out).
     grid_min_coverage : float
         A ruling line is covered by straight runs over at least this fraction
         of a strip's width.
@@ -132,6 +135,7 @@ class ReaderSettings:
     grid_max_step: float = 0.04
     grid_min_strips: int = 2
     grid_run: float = 0.05
+    grid_fan: tuple[float, ...] = (0.0,)
     grid_min_coverage: float = 0.5
     grid_strips: int = 8
     grid_darker: float = 1.6
