@@ -94,48 +94,6 @@ def stroke_width(mask: NDArray[np.bool_]) -> float:
     return float(np.clip(4.0 * mean - 2.0, 1.0, 50.0))
 
 
-def sheet_mask(image: NDArray[np.uint8]) -> NDArray[np.bool_]:
-    """The largest bright, weakly coloured area of the image: the sheet.
-
-    Analysed at about 400 px; drawings and ruling inside the sheet are closed
-    over and holes filled, so only what lies around the sheet (table, other
-    papers) is left out. When the sheet fills the photo this is the whole image.
-
-    Parameters
-    ----------
-    image : (H, W, 3) uint8 BGR
-
-    Returns
-    -------
-    (H, W) bool
-    """
-    h, w = image.shape[:2]
-    scale = 400.0 / max(h, w)
-    small = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
-    sh, sw = small.shape[:2]
-    hsv = cv2.cvtColor(small, cv2.COLOR_BGR2HSV)
-    score = hsv[:, :, 2].astype(np.float32) - 0.5 * hsv[:, :, 1].astype(np.float32)
-    score = cv2.GaussianBlur(score, (5, 5), 0)
-    score = cv2.normalize(score, None, 0, 255, cv2.NORM_MINMAX).astype(np.uint8)
-    level, _ = cv2.threshold(score, 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU)
-    # Below Otsu's level: a shadow on the sheet must stay part of it.
-    bright = (score >= 0.75 * level).astype(np.uint8)
-    k = max(3, int(round(0.03 * max(sh, sw))) | 1)
-    bright = cv2.morphologyEx(bright, cv2.MORPH_CLOSE, np.ones((k, k), np.uint8))
-    count, labels, stats, _ = cv2.connectedComponentsWithStats(bright, connectivity=4)
-    if count <= 1:
-        return np.ones((h, w), dtype=bool)
-    best = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
-    blob = (labels == best).astype(np.uint8)
-    contours, _ = cv2.findContours(blob, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    filled = np.zeros_like(blob)
-    cv2.drawContours(filled, contours, -1, 1, thickness=-1)
-    if filled.sum() < 0.1 * sh * sw:
-        return np.ones((h, w), dtype=bool)
-    filled = cv2.dilate(filled, np.ones((3, 3), np.uint8))
-    return cv2.resize(filled, (w, h), interpolation=cv2.INTER_NEAREST).astype(bool)
-
-
 def paper_mask(
     gray: NDArray[np.uint8], paper: NDArray[np.float32], *, settings: ReaderSettings
 ) -> NDArray[np.bool_]:
@@ -369,7 +327,7 @@ def find_ink(image: NDArray[np.uint8], *, settings: ReaderSettings) -> Ink:
     darkness, paper = paper_darkness(gray, settings=settings)
     # The background around the sheet is no drawing: its edge against the
     # paper would otherwise look like a thick stroke.
-    on_paper = paper_mask(gray, paper, settings=settings) & sheet_mask(image)
+    on_paper = paper_mask(gray, paper, settings=settings)
     darkness = np.where(on_paper, darkness, 0.0).astype(np.float32)
     weak = darkness > settings.ink_darkness
     strong = darkness > settings.ink_darkness_strong
