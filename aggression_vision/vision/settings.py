@@ -120,7 +120,7 @@ class ReaderSettings:
 
     max_pixels: int = 60_000_000
     working_long_side: int = 1400
-    decode_oversampling: float = 1.4
+    decode_oversampling: float = 1.25
     page_min_area: float = 0.15
     page_max_area: float = 0.98
     page_margin: float = 0.012
