@@ -51,14 +51,14 @@ def _polygons(document: dict[str, Any], scale: float) -> dict[str, NDArray[np.in
     return out
 
 
-def _anchor(poly: NDArray[np.int32]) -> tuple[int, int]:
-    """A point well inside the polygon (its pole of inaccessibility, roughly)."""
+def _anchor(poly: NDArray[np.int32]) -> tuple[tuple[int, int], float]:
+    """A point well inside the polygon (its pole of inaccessibility, roughly) and its depth."""
     x, y, w, h = cv2.boundingRect(poly)
     mask = np.zeros((h + 2, w + 2), np.uint8)
     cv2.fillPoly(mask, [poly - np.array([x - 1, y - 1])], 1)
     dist = cv2.distanceTransform(mask, cv2.DIST_L2, 3)
-    _, _, _, (px, py) = cv2.minMaxLoc(dist)
-    return int(px + x - 1), int(py + y - 1)
+    _, depth, _, (px, py) = cv2.minMaxLoc(dist)
+    return (int(px + x - 1), int(py + y - 1)), float(depth)
 
 
 def _label(
@@ -129,21 +129,25 @@ def render_overlay(
     for poly in polys.values():
         cv2.polylines(canvas, [poly], True, SHADOW, line + 2, cv2.LINE_AA)
         cv2.polylines(canvas, [poly], True, OUTLINE, line, cv2.LINE_AA)
-    anchors = {cid: _anchor(poly) for cid, poly in polys.items()}
+    placed = {cid: _anchor(poly) for cid, poly in polys.items()}
+    anchors = {cid: at for cid, (at, _) in placed.items()}
     for a, b in document.get("adjacency", []):
         if str(a) in anchors and str(b) in anchors:
             cv2.line(canvas, anchors[str(a)], anchors[str(b)], SHADOW, line + 2, cv2.LINE_AA)
             cv2.line(canvas, anchors[str(a)], anchors[str(b)], ADJACENT, line, cv2.LINE_AA)
-    for cid, at in anchors.items():
+    for cid, (at, depth) in placed.items():
         c = countries[cid]
         armies = c.get("armies")
         text = cid if armies is None else f"{cid} {armies}"
         colour = {"first": FIRST, "second": SECOND}.get(c.get("owner") or "", (80, 80, 80))
+        # Big labels, but no bigger than the country: a text line about 30 px
+        # tall at size 1.
+        size = float(np.clip(depth / 30.0, 0.45 * unit, 0.9 * unit))
         _label(
             canvas,
             text,
             at,
-            size=0.9 * unit,
+            size=size,
             colour=colour,
             underline=c.get("owner") == "first",
             strike=bool(c.get("conquered")),
@@ -183,10 +187,10 @@ def render_suggestion(
         return canvas
     poly = polys[str(target)]
     cv2.polylines(canvas, [poly], True, HIGHLIGHT, line, cv2.LINE_AA)
-    at = _anchor(poly)
+    at, _ = _anchor(poly)
     for attacker in best.get("attackers", []):
         if str(attacker) in polys:
-            start = _anchor(polys[str(attacker)])
+            start, _ = _anchor(polys[str(attacker)])
             cv2.arrowedLine(canvas, start, at, HIGHLIGHT, line, cv2.LINE_AA, tipLength=0.15)
     if "armies" in best:
         _label(
