@@ -132,3 +132,54 @@ def find_adjacency(
     """
     lengths = border_lengths(grown, distance=distance, max_distance=max_distance)
     return sorted((i, j, n) for (i, j), n in lengths.items() if n >= min_length)
+
+
+def drop_corner_contacts(
+    adjacency: list[tuple[int, int, float]], *, max_length: float, ratio: float
+) -> list[tuple[int, int, float]]:
+    """Remove the short "diagonal" of four countries meeting around one junction.
+
+    Where four countries meet at a point, the two diagonal pairs are not
+    adjacent; a smudge of ink at the junction (writing touching it) can give
+    one diagonal a short common boundary. Such a pair (i, j) has two common
+    neighbours k, l that are not adjacent to each other, and its boundary is
+    much shorter than theirs with i and j.
+
+    Parameters
+    ----------
+    adjacency : list of (i, j, length)
+    max_length : float
+        Only pairs with a boundary shorter than this (pixels) are questioned.
+    ratio : float
+        ... and shorter than ``ratio`` times the shortest of the four sides of
+        the junction.
+
+    Returns
+    -------
+    list of (i, j, length)
+    """
+    length = {(i, j): n for i, j, n in adjacency}
+
+    def between(a: int, b: int) -> float:
+        return length.get((min(a, b), max(a, b)), 0.0)
+
+    neighbours: dict[int, set[int]] = {}
+    for i, j, _ in adjacency:
+        neighbours.setdefault(i, set()).add(j)
+        neighbours.setdefault(j, set()).add(i)
+    kept = []
+    for i, j, n in adjacency:
+        corner = False
+        if n < max_length:
+            common = sorted(neighbours[i] & neighbours[j])
+            for a in range(len(common)):
+                for b in range(a + 1, len(common)):
+                    k, m = common[a], common[b]
+                    if between(k, m) > 0:
+                        continue
+                    sides = min(between(i, k), between(i, m), between(j, k), between(j, m))
+                    if n < ratio * sides:
+                        corner = True
+        if not corner:
+            kept.append((i, j, n))
+    return kept

@@ -13,7 +13,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from aggression_vision.errors import MapNotFoundError
-from aggression_vision.vision.adjacency import find_adjacency, grow_labels
+from aggression_vision.vision.adjacency import drop_corner_contacts, find_adjacency, grow_labels
 from aggression_vision.vision.ink import find_ink
 from aggression_vision.vision.page import extract_page
 from aggression_vision.vision.settings import ReaderSettings
@@ -288,6 +288,11 @@ def segment(
         min_length=settings.adjacency_min_length * lw,
         distance=dist,
         max_distance=settings.adjacency_max_gap * lw,
+    )
+    adjacency = drop_corner_contacts(
+        adjacency,
+        max_length=settings.corner_contact_length * lw,
+        ratio=settings.corner_contact_ratio,
     )
     t4 = time.perf_counter()
     timings["adjacency"] = t4 - t3

@@ -106,6 +106,12 @@ class ReaderSettings:
         Border counts towards adjacency only where the two countries are at
         most this many line widths from it (a line or a double line between
         them, not a blob of ink at a junction).
+    corner_contact_length : float
+        A boundary shorter than this many line widths between two countries
+        that sit diagonally around a four-country junction ...
+    corner_contact_ratio : float
+        ... and shorter than this fraction of the junction's other sides is a
+        meeting at a point smudged by ink, not a border.
     barrier_inradius : float
         Paper areas that are not countries but hold a disc of this radius (in
         line widths) stop the growth of countries (only thinner slivers, as
@@ -151,5 +157,7 @@ class ReaderSettings:
     adjacency_reach: float = 4.0
     barrier_inradius: float = 2.0
     adjacency_max_gap: float = 2.2
+    corner_contact_length: float = 7.0
+    corner_contact_ratio: float = 0.6
     protrusion_distance: float = 2.0
     polygon_tolerance: float = 0.5
