@@ -484,7 +484,10 @@ class _NumbaSearch(_Search):
         super().__init__(tables, deadline)
         from aggression_vision.game import _solver_numba
 
-        self.nb = _solver_numba.Tables(tables.armies, tables.atk, tables.dep, _solver_numba.TT_BITS)
+        # A table in proportion to the board: allocating 4M entries for a
+        # small map would cost more than its search.
+        bits = min(_solver_numba.TT_BITS, max(16, tables.n - 10))
+        self.nb = _solver_numba.Tables(tables.armies, tables.atk, tables.dep, bits)
         self.nb.att[:] = self.att
 
     def set_position(self, unconquered: int) -> None:
@@ -563,7 +566,13 @@ def solve(
         proven to lie in ``[lower, upper]``; ``margin`` is then an estimate.
     alternatives
         Also give the margin of every legal target (exact only when the whole
-        solve is exact).
+        solve is exact; ``alternatives_exact`` says so).
+    engine
+        ``"python"``, ``"numba"`` (compiled, optional dependency, at most 62
+        countries) or ``"auto"``: numba when it is already loaded, otherwise
+        pure Python for up to a few thousand positions, then numba when
+        installed and the time limit (if any) leaves room to load it. Every
+        engine gives the same answers.
 
     Returns
     -------
@@ -575,7 +584,7 @@ def solve(
     Raises
     ------
     ValueError
-        When ``state`` is not a phase-3 position.
+        When ``state`` is not a phase-3 position, or ``engine="numba"`` cannot run.
 
     >>> from aggression_vision.game.board import Board
     >>> from aggression_vision.game.moves import Placement
@@ -613,11 +622,17 @@ def solve(
             )
         s = _NumbaSearch(t)
         r = _run(s, unc, me, op, side, deadline, start)
+    elif engine == "auto" and _numba_usable(t.n) and "numba" in sys.modules:
+        # Already loaded (a long-running process): compiled from the start.
+        s = _NumbaSearch(t)
+        r = _run(s, unc, me, op, side, deadline, start)
     elif (
         engine == "auto"
         and _numba_usable(t.n)
-        and (time_limit is None or time_limit >= _NUMBA_MIN_TIME or "numba" in sys.modules)
+        and (time_limit is None or time_limit >= _NUMBA_MIN_TIME)
     ):
+        # Pure Python first: most positions end within the budget, and loading
+        # numba costs about a second.
         s = _Search(t)
         s.node_limit = s.check_at = _PYTHON_BUDGET
         try:
