@@ -368,7 +368,9 @@ def _plan_number(
             under = render_underline(tb, rng, kind=_pick(rng, params.underline_kinds))  # type: ignore[arg-type]
         cross = render_crossout(tb, rng, kind=_pick(rng, params.crossout_kinds))  # type: ignore[arg-type]
         half_pen = 0.5 * pen_rel * h_px
-        allpts = np.concatenate([np.array([tb[:2], tb[2:]]), *under, *cross])
+        # Fit the number and its underline; a later cross-out may run over the border
+        # a little, as it does on paper (writing is not made smaller for it).
+        allpts = np.concatenate([np.array([tb[:2], tb[2:]]), *under])
         lo = allpts.min(axis=0) - half_pen
         hi = allpts.max(axis=0) + half_pen
         size_mm = ((hi[0] - lo[0]) / ppm, (hi[1] - lo[1]) / ppm)
