@@ -8,7 +8,12 @@ import pytest
 from numpy.typing import NDArray
 
 from aggression_vision.errors import MapNotFoundError
-from aggression_vision.vision.adjacency import border_lengths, find_adjacency, grow_labels
+from aggression_vision.vision.adjacency import (
+    border_lengths,
+    drop_corner_contacts,
+    find_adjacency,
+    grow_labels,
+)
 from aggression_vision.vision.regions import close_gaps, segment
 from aggression_vision.vision.types import Segmentation
 
@@ -202,3 +207,16 @@ def test_point_contact_is_shorter_than_a_shared_border() -> None:
     assert lengths.get((1, 2), 0) <= 4
     pairs = {(i, j) for i, j, _ in find_adjacency(grown, min_length=6)}
     assert (1, 3) in pairs and (2, 3) in pairs and (1, 2) not in pairs
+
+
+def test_smudged_corner_contact_is_dropped() -> None:
+    # Four countries around a junction: 1 2 / 3 4. The diagonal 1-4 got a
+    # short boundary from ink at the junction; a genuine long 1-4 stays.
+    sides = [(1, 2, 60.0), (1, 3, 60.0), (2, 4, 60.0), (3, 4, 60.0)]
+    smudged = drop_corner_contacts([*sides, (1, 4, 20.0)], max_length=40, ratio=0.6)
+    assert (1, 4, 20.0) not in smudged and len(smudged) == 4
+    genuine = drop_corner_contacts([*sides, (1, 4, 45.0)], max_length=40, ratio=0.6)
+    assert (1, 4, 45.0) in genuine
+    # Countries 2 and 3 adjacent too: no junction of four, nothing dropped.
+    linked = drop_corner_contacts([*sides, (1, 4, 20.0), (2, 3, 20.0)], max_length=40, ratio=0.6)
+    assert len(linked) == 6
