@@ -897,11 +897,27 @@ def synth(
         typer.Option("--preset", help="Parameter preset: easy, default, hard or small (0.3-1 MP)."),
     ] = "default",
     workers: Annotated[int, typer.Option("--workers", min=1, help="Worker processes.")] = 1,
+    game: Annotated[
+        bool,
+        typer.Option(
+            "--game",
+            help="Instead: COUNT games, one photo per position of each (same sheet, "
+            "a new camera each time; clean photos, --preset ignored), for trying check and track.",
+        ),
+    ] = False,
 ) -> None:
     """Generate synthetic photos with ground truth: NAME.jpg + NAME.json per sample.
 
     Sample i uses seed SEED+i (named synth-SEED+i), so each can be regenerated alone.
     """
+    if game:
+        from aggression_vision.synth.sequence import write_game
+
+        for i in range(count):
+            shots = _guard(lambda i=i: write_game(seed + i, out))  # type: ignore[misc]
+            typer.echo(f"[{i + 1}/{count}] game-{seed + i:06d}: {len(shots)} photos", err=True)
+        typer.echo(f"wrote {count} games to {out}")
+        return
     from aggression_vision.synth.generate import generate_dataset
     from aggression_vision.synth.params import preset as get_preset
 

@@ -25,6 +25,7 @@ or a move never changes the others.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -574,3 +575,22 @@ def game_photos(
 ) -> list[GamePhoto]:
     """One photo per position of a synthetic game (see :func:`synth_game`)."""
     return synth_game(seed, params=params, moves=moves, n_moves=n_moves).photos()
+
+
+def write_game(seed: int, out_dir: Path, *, params: SynthParams | None = None) -> list[Path]:
+    """Write one photo per position of a synthetic game into ``out_dir``.
+
+    ``game-SEED-000.jpg`` (the empty map) ... with each photo's ground truth
+    beside it (``.json``) and ``game-SEED.moves`` (the moves, one a line), for
+    trying ``aggression-vision track`` by hand. Returns the JPEG paths in order.
+    """
+    out_dir.mkdir(parents=True, exist_ok=True)
+    game = synth_game(seed, params=params)
+    paths = []
+    for photo in game.photos():
+        jpg = photo.write(out_dir / f"{photo.name}.jpg")
+        jpg.with_suffix(".json").write_text(json.dumps(photo.document, indent=1) + "\n")
+        paths.append(jpg)
+    moves = "".join(f"{m}\n" for m in game.moves)
+    (out_dir / f"game-{seed:06d}.moves").write_text(moves, encoding="utf-8")
+    return paths
