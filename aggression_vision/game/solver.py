@@ -80,6 +80,8 @@ _W_HIT = 1 << 24
 _W_INSECURE = 1 << 29
 #: Nodes per call of the compiled search between two looks at the clock.
 _NUMBA_CHUNK = 50_000
+#: log2 of the smallest compiled transposition table.
+_NUMBA_MIN_TT_BITS = 16
 #: Shortest time limit worth loading numba for (importing it takes about a second).
 _NUMBA_MIN_TIME = 3.0
 #: Nodes the pure-Python search may spend before ``engine="auto"`` moves to numba.
@@ -486,7 +488,7 @@ class _NumbaSearch(_Search):
 
         # A table in proportion to the board: allocating 4M entries for a
         # small map would cost more than its search.
-        bits = min(_solver_numba.TT_BITS, max(16, tables.n - 10))
+        bits = min(_solver_numba.TT_BITS, max(_NUMBA_MIN_TT_BITS, tables.n - 10))
         self.nb = _solver_numba.Tables(tables.armies, tables.atk, tables.dep, bits)
         self.nb.att[:] = self.att
 
