@@ -155,13 +155,45 @@ def same(move: Move | str) -> object:
     return (m.target, sorted(m.attackers)) if isinstance(m, Conquest) else str(m)
 
 
+def explain(*photos: Path) -> str:
+    """What the reader got wrong on these photos, stage by stage (for failure messages)."""
+    from aggression_vision.bench.accuracy import adjacency_pairs, match_countries
+    from aggression_vision.vision import pipeline
+
+    lines = []
+    for path in photos:
+        truth, read = _truth(path), pipeline.read_photo(path)
+        matched = match_countries(truth, read)
+        found = {c["id"]: c for c in read["countries"]}
+        n_true, n_read = len(truth["countries"]), len(read["countries"])
+        if len(matched) < n_true or n_read != n_true:
+            lines.append(f"{path.name}: regions: {n_read} read, {len(matched)} of {n_true} matched")
+        to_true = {p: t for t, (p, _) in matched.items()}
+        true_adj = {frozenset(x) for x in adjacency_pairs(truth)}
+        read_adj = {frozenset(to_true.get(i, "?" + i) for i in x) for x in adjacency_pairs(read)}
+        for pair in sorted(map(sorted, true_adj ^ read_adj)):
+            what = "missed" if frozenset(pair) in true_adj else "extra"
+            lines.append(f"{path.name}: adjacency: {what} {'-'.join(pair)}")
+        for c in truth["countries"]:
+            if c["id"] not in matched:
+                continue
+            got = found[matched[c["id"]][0]]
+            for key in ("armies", "owner", "conquered", "label"):
+                if c[key] != got[key]:
+                    lines.append(
+                        f"{path.name}: marks: {c['id']} {key} {c[key]!r} read {got[key]!r} "
+                        f"(confidence {got.get('confidence')})"
+                    )
+    return "\n".join(lines) or "every photo read right"
+
+
 def check(before: Path, after: Path) -> tuple[int, dict[str, Any]]:
     r = runner.invoke(app, ["check", str(before), str(after), "--json"])
     assert r.exit_code in (0, 1), r.output
     try:
         return r.exit_code, json.loads(r.stdout)
     except json.JSONDecodeError:
-        raise AssertionError(f"no JSON from check {before.name} {after.name}: {r.output}") from None
+        raise AssertionError(f"{r.output}\n{explain(before, after)}") from None
 
 
 # -- check BEFORE AFTER ---------------------------------------------------------------
@@ -176,7 +208,7 @@ def test_legal_placement(game: SynthGame, shots: dict[str, Path], cnn: str) -> N
         "player": game.states[3].to_move,
         "reason": out["reason"],
         "irregularities": [],
-    }
+    }, explain(shots["3"], shots["4"])
     assert code == 0
 
 
@@ -184,8 +216,9 @@ def test_legal_conquest(game: SynthGame, shots: dict[str, Path], cnn: str) -> No
     code, out = check(shots["9"], shots["10"])
     move = game.moves[9]
     assert isinstance(move, Conquest)
-    assert (code, out["legal"], out["player"]) == (0, True, game.states[9].to_move), out
-    assert same(out["move"]) == same(move), out
+    why = explain(shots["9"], shots["10"])
+    assert (code, out["legal"], out["player"]) == (0, True, game.states[9].to_move), why
+    assert same(out["move"]) == same(move), why
     assert out["irregularities"] == []
 
 
@@ -194,15 +227,17 @@ def test_conquest_seen_from_another_angle(
 ) -> None:
     # The after-photo is upside down and steep: countries match by letters or geometry.
     code, out = check(shots["10"], shots["11-turned"])
-    assert (code, out["legal"]) == (0, True), out
-    assert same(out["move"]) == same(game.moves[10]), out
+    why = explain(shots["10"], shots["11-turned"])
+    assert (code, out["legal"]) == (0, True), why
+    assert same(out["move"]) == same(game.moves[10]), why
 
 
 def test_number_by_the_wrong_player(game: SynthGame, shots: dict[str, Path], cnn: str) -> None:
     code, out = check(shots["4"], shots["wrong-player"])
     move = game.moves[4]
-    assert (code, out["legal"], out["move"], out["player"]) == (1, False, str(move), "second"), out
-    assert out["reason"].startswith("it was first's turn, not second's"), out
+    why = explain(shots["4"], shots["wrong-player"])
+    assert (code, out["legal"], out["move"], out["player"]) == (1, False, str(move), "second"), why
+    assert out["reason"].startswith("it was first's turn, not second's"), why
 
 
 def test_conquest_that_was_not_possible(game: SynthGame, shots: dict[str, Path], cnn: str) -> None:
@@ -214,22 +249,29 @@ def test_conquest_that_was_not_possible(game: SynthGame, shots: dict[str, Path],
         False,
         target,
         state.to_move,
-    ), out
+    ), explain(shots["12"], shots["bad-conquest"])
     assert out["reason"] == state.check(Conquest(target))
 
 
 def test_no_move(shots: dict[str, Path], cnn: str) -> None:
     code, out = check(shots["6"], shots["6-again"])
-    assert (code, out["legal"], out["move"], out["reason"]) == (1, False, None, "no move was made")
-    assert out["irregularities"] == []
+    why = explain(shots["6"], shots["6-again"])
+    assert (code, out["legal"], out["move"], out["reason"]) == (
+        1,
+        False,
+        None,
+        "no move was made",
+    ), why
+    assert out["irregularities"] == [], why
 
 
 def test_two_moves(game: SynthGame, shots: dict[str, Path], cnn: str) -> None:
     code, out = check(shots["5"], shots["7"])
-    assert (code, out["legal"], out["move"]) == (1, False, None), out
+    why = explain(shots["5"], shots["7"])
+    assert (code, out["legal"], out["move"]) == (1, False, None), why
     head, _, listed = out["reason"].partition(": ")
-    assert head == "2 moves at once", out
-    assert sorted(listed.split(", ")) == sorted(str(m) for m in game.moves[5:7])  # placements
+    assert head == "2 moves at once", why
+    assert sorted(listed.split(", ")) == sorted(str(m) for m in game.moves[5:7]), why
 
 
 # -- track ---------------------------------------------------------------------------
@@ -244,7 +286,7 @@ def test_track_replays_the_game(
     out: dict[str, Any] = {}
     for k in positions:
         r = runner.invoke(app, ["track", str(folder), str(shots[str(k)]), "--json"])
-        assert r.exit_code == 0, f"photo {k} ({reader}): {r.output}"
+        assert r.exit_code == 0, f"photo {k} ({reader}): {r.output}\n{explain(shots[str(k)])}"
         out = json.loads(r.stdout)
     assert len(positions) >= 10
     assert [same(m["move"]) for m in out["moves"]] == [same(m) for m in game.moves[first:]]
