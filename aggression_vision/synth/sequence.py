@@ -69,12 +69,15 @@ _MAP, _NUMBER, _CAMERA, _PAPER, _TEXTURE, _GAME = range(6)
 def game_params() -> SynthParams:
     """Clean photos of a small labelled map: the referee's tests.
 
-    The ``easy`` preset with 10-12 countries, always lettered, 1.5-2 MP, a
-    moderate tilt and the phone turned by up to 30 degrees either way.
+    The ``easy`` preset with 10-12 countries, common borders of 7 mm or more,
+    always lettered, 1.5-2 MP, a moderate tilt and the phone turned by up to 30
+    degrees either way.
     """
     return replace(
         preset("easy"),
         n_countries=(10, 12),
+        # No borderline adjacency: common borders are at least 7 mm long.
+        min_shared_mm=7.0,
         label_prob=1.0,
         megapixels=(1.5, 2.0),
         tilt_deg=(3.0, 20.0),
