@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import importlib
 import json
+import os
 import time
 import traceback
 from collections.abc import Callable, Sequence
@@ -65,9 +66,10 @@ class Reading:
     """What a reader did with one photo.
 
     ``seconds`` is wall-clock time; ``cpu_seconds`` the CPU time of the worker
-    process meanwhile (all its threads), which other jobs on the machine do not
-    inflate. ``failure`` is a one-line ``"ExceptionType: message"`` when the
-    reader raised or returned something that is not a document.
+    process meanwhile (all its threads, plus the subprocesses it waited for,
+    such as tesseract), which other jobs on the machine do not inflate.
+    ``failure`` is a one-line ``"ExceptionType: message"`` when the reader
+    raised or returned something that is not a document.
     """
 
     document: dict[str, Any] | None
@@ -76,17 +78,23 @@ class Reading:
     failure: str | None = None
 
 
+def _cpu_time() -> float:
+    """CPU seconds used by this process and its waited-for children (e.g. tesseract)."""
+    t = os.times()
+    return t.user + t.system + t.children_user + t.children_system
+
+
 def read_timed(reader: ReaderSpec, path: Path, *, ocr: str) -> Reading:
     """Run the reader on one photo, timing it (the reader's import is not timed)."""
     function = load_reader(reader)
-    start, cpu_start = time.perf_counter(), time.process_time()
+    start, cpu_start = time.perf_counter(), _cpu_time()
     try:
         result = function(path, ocr=ocr)
     except Exception as exc:  # a reader's crash is a measured failure, not a bench crash
-        seconds, cpu = time.perf_counter() - start, time.process_time() - cpu_start
+        seconds, cpu = time.perf_counter() - start, _cpu_time() - cpu_start
         message = str(exc).splitlines()[0] if str(exc) else ""
         return Reading(None, seconds, cpu, f"{type(exc).__name__}: {message}".rstrip(": "))
-    seconds, cpu = time.perf_counter() - start, time.process_time() - cpu_start
+    seconds, cpu = time.perf_counter() - start, _cpu_time() - cpu_start
     if hasattr(result, "to_document"):
         result = result.to_document()
     if isinstance(result, tuple) and result and isinstance(result[0], dict):
