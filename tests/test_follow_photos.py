@@ -68,6 +68,12 @@ def shots(game: SynthGame, tmp_path_factory: pytest.TempPathFactory) -> dict[str
         folder,
         "012-bad-conquest",
     )
+    # Position 12 with the first conquest no longer crossed out.
+    undone = game.moves[9]
+    assert isinstance(undone, Conquest)
+    d12 = drawing_of(s[12])
+    uncrossed = {**d12, undone.target: replace(d12[undone.target], crossed=False)}
+    out["uncrossed"] = _write(game.photo(uncrossed, camera=312), folder, "012-uncrossed")
     # Position 11 seen upside down and steeply (the phone across the table).
     steep = replace(
         game.params, roll_deg=(150.0, 210.0), roll_near_axis_prob=0.0, tilt_deg=(25.0, 30.0)
@@ -272,6 +278,16 @@ def test_two_moves(game: SynthGame, shots: dict[str, Path], cnn: str) -> None:
     head, _, listed = out["reason"].partition(": ")
     assert head == "2 moves at once", why
     assert sorted(listed.split(", ")) == sorted(str(m) for m in game.moves[5:7]), why
+
+
+def test_cross_out_undone(game: SynthGame, shots: dict[str, Path], cnn: str) -> None:
+    undone = game.moves[9]
+    assert isinstance(undone, Conquest)
+    target, n = undone.target, game.states[12].armies[undone.target]
+    code, out = check(shots["12"], shots["uncrossed"])
+    why = explain(shots["12"], shots["uncrossed"])
+    assert (code, out["legal"], out["move"]) == (1, False, None), why
+    assert out["irregularities"] == [f"{target}: the number {n} is no longer crossed out"], why
 
 
 # -- track ---------------------------------------------------------------------------
