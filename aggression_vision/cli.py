@@ -61,10 +61,23 @@ ToMoveOpt = Annotated[
 OcrOpt = Annotated[
     OcrBackend, typer.Option("--ocr", help="Number reader for photos.", case_sensitive=False)
 ]
+def _check_corners(text: str | None) -> str | None:
+    if text is None:
+        return None
+    try:
+        values = [float(v) for v in text.split(",")]
+    except ValueError:
+        values = []
+    if len(values) != 8:
+        raise typer.BadParameter(f"{text!r}: expected 8 numbers x1,y1,x2,y2,x3,y3,x4,y4")
+    return text
+
+
 CornersOpt = Annotated[
     str | None,
     typer.Option(
         "--corners",
+        callback=_check_corners,
         help="Page corners x1,y1,x2,y2,x3,y3,x4,y4 in photo pixels, when not found.",
         show_default=False,
     ),

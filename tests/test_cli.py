@@ -185,3 +185,8 @@ def test_invalid_json_document(tmp_path):
 def test_output_to_missing_folder_is_an_error(midgame, tmp_path):
     r = run("apply", midgame, "E", "--out", tmp_path / "nope" / "x.json")
     assert r.exit_code == 1 and "Traceback" not in r.stderr
+
+
+def test_bad_corners_is_a_usage_error(samples_dir):
+    r = run("read", samples_dir / "synth-01.jpg", "--corners", "1,2,3")
+    assert r.exit_code == 2 and "expected 8 numbers" in r.output
