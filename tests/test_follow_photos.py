@@ -22,8 +22,8 @@ import pytest
 from typer.testing import CliRunner
 
 from aggression_vision.cli import app
-from aggression_vision.game import Conquest, GameState, Move, Placement, opponent, parse_move
-from aggression_vision.synth.sequence import GamePhoto, Marks, SynthGame, drawing_of, synth_game
+from aggression_vision.game import Conquest, Move, parse_move
+from aggression_vision.synth.sequence import GamePhoto, SynthGame, drawing_of, synth_game
 from aggression_vision.vision.digits import MODEL_PATH
 
 # A game whose every photo the region stage reads right (10 countries, lettered):
@@ -54,19 +54,11 @@ def shots(game: SynthGame, tmp_path_factory: pytest.TempPathFactory) -> dict[str
     # Position 6 again, from elsewhere: nothing changed.
     out["6-again"] = _write(game.photo(s[6], camera=106), folder, "006-again")
     # Move 4 is first's placement; here second writes it (no underline).
-    move = game.moves[4]
-    assert isinstance(move, Placement) and s[4].to_move == "first"
-    wrong = {**drawing_of(s[4]), move.country: Marks(move.armies, "second")}
-    out["wrong-player"] = _write(game.photo(wrong, camera=104), folder, "004-wrong-player")
+    assert s[4].to_move == "first"
+    out["wrong-player"] = _write(game.photo(game.wrong_player(4), camera=104), folder, "004-wrong")
     # Position 12 with a cross-out on an enemy country that cannot be conquered.
-    target = _unconquerable(s[12])
     out["bad-conquest"] = _write(
-        game.photo(
-            {**drawing_of(s[12]), target: replace(drawing_of(s[12])[target], crossed=True)},
-            camera=112,
-        ),
-        folder,
-        "012-bad-conquest",
+        game.photo(game.impossible_conquest(12), camera=112), folder, "012-bad-conquest"
     )
     # Position 12 with the first conquest no longer crossed out.
     undone = game.moves[9]
@@ -80,20 +72,6 @@ def shots(game: SynthGame, tmp_path_factory: pytest.TempPathFactory) -> dict[str
     )
     out["11-turned"] = _write(game.photo(s[11], camera=211, params=steep), folder, "011-turned")
     return out
-
-
-def _unconquerable(state: GameState) -> str:
-    """An enemy country of the player to move that it cannot conquer now."""
-    assert state.to_move is not None
-    legal = {m.target for m in state.legal_conquests()}
-    enemy = opponent(state.to_move)
-    options = [
-        c
-        for c in state.board.countries
-        if state.owner[c] == enemy and c not in state.conquered and c not in legal
-    ]
-    assert options, "the test position needs an enemy country that cannot be conquered"
-    return options[0]
 
 
 def _truth(path: Path) -> dict[str, Any]:
@@ -248,7 +226,9 @@ def test_number_by_the_wrong_player(game: SynthGame, shots: dict[str, Path], cnn
 
 def test_conquest_that_was_not_possible(game: SynthGame, shots: dict[str, Path], cnn: str) -> None:
     state = game.states[12]
-    target = _unconquerable(state)
+    (target,) = [
+        c for c, m in game.impossible_conquest(12).items() if m.crossed and c not in state.conquered
+    ]
     code, out = check(shots["12"], shots["bad-conquest"])
     assert (code, out["legal"], out["move"], out["player"]) == (
         1,

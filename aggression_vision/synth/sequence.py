@@ -39,7 +39,17 @@ from numpy.typing import NDArray
 from shapely.geometry import Polygon
 
 from aggression_vision.document import state_to_document
-from aggression_vision.game import Board, CountryId, GameState, Move, Pass, Player, parse_move
+from aggression_vision.game import (
+    Board,
+    CountryId,
+    GameState,
+    Move,
+    Pass,
+    Placement,
+    Player,
+    opponent,
+    parse_move,
+)
 from aggression_vision.synth.camera import choose_pose, photograph, random_distortion
 from aggression_vision.synth.game import _placement
 from aggression_vision.synth.generate import _choice, _place_map, _translate
@@ -255,6 +265,43 @@ class SynthGame:
                 ppm=self.ppm,  # type: ignore[arg-type]
             )
         return self._texture[player]
+
+    # -- drawings that break the rules ----------------------------------------------------
+
+    def wrong_player(self, k: int) -> dict[CountryId, Marks]:
+        """Position ``k`` with move ``k`` (a placement) written by the other player.
+
+        Raises
+        ------
+        ValueError
+            When move ``k`` is not a placement.
+        """
+        move = self.moves[k] if k < len(self.moves) else None
+        if not isinstance(move, Placement):
+            raise ValueError(f"move {k} is not a placement: {move}")
+        player = self.states[k].to_move
+        assert player is not None
+        return {**drawing_of(self.states[k]), move.country: Marks(move.armies, opponent(player))}
+
+    def impossible_conquest(self, k: int) -> dict[CountryId, Marks]:
+        """Position ``k`` with a cross-out on an enemy country the player to move cannot
+        conquer (the first such in board order).
+
+        Raises
+        ------
+        ValueError
+            When position ``k`` is not in phase 3 or every enemy country can be conquered.
+        """
+        state = self.states[k]
+        if state.phase != 3 or state.to_move is None:
+            raise ValueError(f"position {k} is not a phase 3 position with a player to move")
+        legal = {m.target for m in state.legal_conquests()}
+        enemy = opponent(state.to_move)
+        for c in self.board.countries:
+            if state.owner[c] == enemy and c not in state.conquered and c not in legal:
+                drawing = drawing_of(state)
+                return {**drawing, c: replace(drawing[c], crossed=True)}
+        raise ValueError(f"position {k}: {state.to_move} can conquer every enemy country")
 
     # -- photos ------------------------------------------------------------------------
 

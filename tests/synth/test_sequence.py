@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from aggression_vision.document import document_to_state
-from aggression_vision.game import Placement
+from aggression_vision.game import Conquest, Placement
 from aggression_vision.synth.sequence import Marks, drawing_of, game_params, synth_game
 
 SEED = 10
@@ -80,3 +80,25 @@ def test_given_moves_are_played():
     g = synth_game(SEED, moves=["40 in D", "5 in J"])
     assert [str(m) for m in g.moves] == ["40 in D", "5 in J"]
     assert g.states[-1].armies["J"] == 5 and g.states[-1].to_move == "first"
+
+
+def test_rule_breaking_drawings(game):
+    wrong = game.wrong_player(4)
+    move = game.moves[4]
+    assert wrong[move.country] == Marks(move.armies, "second")
+    assert {c: m for c, m in wrong.items() if c != move.country} == drawing_of(game.states[4])
+    bad = game.impossible_conquest(10)
+    state = game.states[10]
+    (target,) = [c for c, m in bad.items() if m.crossed and c not in state.conquered]
+    assert state.owner[target] != state.to_move
+    assert state.check(Conquest(target)) is not None
+
+
+def test_rule_breaking_drawings_need_the_right_position(game):
+    with pytest.raises(ValueError, match="move 9 is not a placement"):
+        game.wrong_player(9)
+    with pytest.raises(ValueError, match="position 3 is not a phase 3 position"):
+        game.impossible_conquest(3)
+    everything = synth_game(9)  # position 8: first can conquer every enemy country
+    with pytest.raises(ValueError, match="first can conquer every enemy country"):
+        everything.impossible_conquest(8)
