@@ -246,3 +246,33 @@ def render(report: Any, *, rows: bool = True) -> list[Any]:
             table.add_row(*text_row)
         tables.append(table)
     return [*tables, _photo_table(report)] if rows else tables
+
+
+def comparison_markdown(reports: dict[str, Any]) -> str:
+    """One markdown table comparing reports of the same kind side by side.
+
+    Parameters
+    ----------
+    reports : dict
+        Column title (e.g. the OCR backend) -> report, all synthetic or all sudoku.
+
+    Returns
+    -------
+    str
+        ``| metric | title1 | title2 ... |`` with every summary metric.
+
+    Raises
+    ------
+    ValueError
+        When the reports are of different kinds or there are none.
+    """
+    kinds = {report.to_dict()["kind"] for report in reports.values()}
+    if len(kinds) != 1:
+        raise ValueError(f"comparison needs reports of one kind, got {sorted(kinds) or 'none'}")
+    titles = list(reports)
+    lines = ["| metric | " + " | ".join(titles) + " |", "|---|" + "---:|" * len(titles)]
+    spec = _metric_spec(next(iter(reports.values())))
+    for key, name, kind in spec:
+        values = [format_value(reports[t].metrics.get(key), kind) for t in titles]
+        lines.append(f"| {name} | " + " | ".join(values) + " |")
+    return "\n".join(lines) + "\n"

@@ -368,3 +368,22 @@ def test_reader_warnings_are_kept() -> None:
     report = summarize([row, score_photo(truth, truth)])
     assert report.totals["photos_with_warnings"] == 1
     assert report.metrics["warning_rate"] == 0.5
+
+
+def test_comparison_table() -> None:
+    from aggression_vision.bench.report import comparison_markdown
+    from aggression_vision.bench.sudoku import summarize_sudoku
+
+    truth = truth_document()
+    worse = copy.deepcopy(truth)
+    country(worse, "B")["armies"] = 1
+    text = comparison_markdown(
+        {
+            "cnn": summarize([score_photo(truth, truth)]),
+            "tesseract": summarize([score_photo(truth, worse)]),
+        }
+    )
+    assert "| metric | cnn | tesseract |" in text
+    assert "| armies accuracy | 100.0% | 90.9% |" in text
+    with pytest.raises(ValueError, match="one kind"):
+        comparison_markdown({"a": summarize([]), "b": summarize_sudoku([])})
