@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from dataclasses import replace
 
 import numpy as np
@@ -102,3 +103,17 @@ def test_rule_breaking_drawings_need_the_right_position(game):
     everything = synth_game(9)  # position 8: first can conquer every enemy country
     with pytest.raises(ValueError, match="first can conquer every enemy country"):
         everything.impossible_conquest(8)
+
+
+def test_synth_game_command(tmp_path):
+    from typer.testing import CliRunner
+
+    from aggression_vision.cli import app
+
+    r = CliRunner().invoke(app, ["synth", "--game", "--seed", "9", "--out", str(tmp_path)])
+    assert r.exit_code == 0, r.output
+    moves = (tmp_path / "game-000009.moves").read_text().splitlines()
+    photos = sorted(tmp_path.glob("game-000009-*.jpg"))
+    assert len(photos) == len(moves) + 1 == 15
+    last, _ = document_to_state(json.loads(photos[-1].with_suffix(".json").read_text()))
+    assert last.is_over()
