@@ -214,6 +214,28 @@ def _is_ruling(runs: NDArray[np.uint8], *, settings: ReaderSettings) -> bool:
     return best + 1 >= settings.grid_min_long_lines
 
 
+def _thick_across(
+    rotated: NDArray[np.uint8], runs: NDArray[np.uint8], *, settings: ReaderSettings
+) -> NDArray[np.bool_]:
+    """Pixels of ``runs`` where the ink is much thicker across the lines than a ruling line.
+
+    In the frame where a ruling family is horizontal, a printed line is a few
+    pixels thick everywhere. A drawn stroke that runs along (or crosses) a
+    ruling line makes the ink there thicker than the ruling alone: those
+    pixels are drawing, not ruling.
+    """
+    line = runs.astype(bool)
+    if not line.any():
+        return line
+    # Typical thickness of the ruling: its pixels per pixel of its top edges.
+    tops = line.copy()
+    tops[1:] &= ~line[:-1]
+    thickness = float(line.sum()) / max(1, int(tops.sum()))
+    k = int(np.ceil(thickness * settings.ruling_thick_ratio + settings.ruling_thick_extra))
+    thick = cv2.morphologyEx(rotated, cv2.MORPH_OPEN, np.ones((k, 1), np.uint8)).astype(bool)
+    return line & thick
+
+
 def find_ruling(
     darkness: NDArray[np.float32],
     mask: NDArray[np.bool_],
@@ -277,6 +299,7 @@ def find_ruling(
             if delta != 0:
                 runs, rotated, rot = straight_runs(angle + delta)
             runs &= rotated
+            runs &= ~_thick_across(rotated, runs, settings=settings)
             back |= cv2.warpAffine(
                 runs, rot, (w, h), flags=cv2.INTER_NEAREST | cv2.WARP_INVERSE_MAP
             ).astype(bool)

@@ -81,6 +81,12 @@ class ReaderSettings:
     ruling_max_density : float
         Ink denser than this (fraction of a window a few strokes wide) is
         texture, not ruling, and is left out of the ruling search.
+    ruling_thick_ratio : float
+        Ink across a ruling line thicker than this many times the ruling's
+        thickness ...
+    ruling_thick_extra : float
+        ... plus this many pixels is a drawn stroke along or across the line,
+        and is kept.
     ruling_speck : int
         Pixels: ink fragments left by ruling removal smaller than this are dropped.
     ruling_restore : int
@@ -147,6 +153,8 @@ class ReaderSettings:
     grid_darker: float = 1.6
     ruling_darkness: float = 0.05
     ruling_max_density: float = 0.5
+    ruling_thick_ratio: float = 1.5
+    ruling_thick_extra: float = 1.5
     ruling_speck: int = 12
     ruling_restore: int = 4
     gap_close: float = 3.0
