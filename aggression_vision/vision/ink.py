@@ -118,10 +118,16 @@ def _disk_kernel(size: int) -> NDArray[np.uint8]:
     return cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size))
 
 
-def _hysteresis(weak: NDArray[np.bool_], strong: NDArray[np.bool_]) -> NDArray[np.bool_]:
-    """Components of ``weak`` that contain at least one ``strong`` pixel."""
-    count, labels = cv2.connectedComponents(weak.astype(np.uint8), connectivity=8)
-    keep = np.zeros(count, dtype=bool)
+def _hysteresis(
+    weak: NDArray[np.bool_], strong: NDArray[np.bool_], min_extent: float = np.inf
+) -> NDArray[np.bool_]:
+    """Components of ``weak`` that contain a ``strong`` pixel or are long.
+
+    A light pencil stroke may nowhere reach the strong threshold, but it is
+    long, while the specks of paper grain and noise are small.
+    """
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(weak.astype(np.uint8), None, 8)
+    keep = np.maximum(stats[:, cv2.CC_STAT_WIDTH], stats[:, cv2.CC_STAT_HEIGHT]) >= min_extent
     keep[np.unique(labels[strong & weak])] = True
     keep[0] = False
     return keep[labels]
@@ -354,7 +360,10 @@ def find_ink(image: NDArray[np.uint8], *, settings: ReaderSettings) -> Ink:
     darkness = np.where(on_paper, darkness, 0.0).astype(np.float32)
     weak = darkness > settings.ink_darkness
     strong = darkness > settings.ink_darkness_strong
-    mask = _hysteresis(weak, strong)
+    # Long faint strokes count too: a first guess of the line width (from the
+    # strong ink) scales "long".
+    guess = stroke_width(_hysteresis(weak, strong))
+    mask = _hysteresis(weak, strong, settings.ink_weak_extent * guess)
     # Look for ruling on a more sensitive threshold: faint printed lines are
     # only partly above the ink threshold, and whole lines are easier to see.
     # (Texture and scribbles, dense in the ordinary mask, stay out.)

@@ -45,6 +45,8 @@ class ReaderSettings:
     ink_darkness_strong : float
         Seed darkness for hysteresis: ink components must contain a pixel at
         least this dark.
+    ink_weak_extent : float
+        ... or be at least this many line widths long (a light pencil stroke).
     ink_min_blob : float
         Ink components smaller than this (in squared line widths) are noise.
     grid_min_lines : int
@@ -140,6 +142,7 @@ class ReaderSettings:
     paper_min_brightness: float = 0.6
     ink_darkness: float = 0.08
     ink_darkness_strong: float = 0.25
+    ink_weak_extent: float = 8.0
     ink_min_blob: float = 6.0
     grid_min_lines: int = 8
     grid_line_steps: float = 12.0
