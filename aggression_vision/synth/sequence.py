@@ -80,8 +80,8 @@ def game_params() -> SynthParams:
     """Clean photos of a small labelled map: the referee's tests.
 
     The ``easy`` preset with 10-12 countries, common borders of 7 mm or more,
-    always lettered, 1.5-2 MP, a moderate tilt and the phone turned by up to 30
-    degrees either way.
+    always lettered, legible cross-outs, 1.5-2 MP, a moderate tilt and the
+    phone turned by up to 30 degrees either way.
     """
     return replace(
         preset("easy"),
@@ -89,6 +89,9 @@ def game_params() -> SynthParams:
         # No borderline adjacency: common borders are at least 7 mm long.
         min_shared_mm=7.0,
         label_prob=1.0,
+        # Cross-outs that leave the number legible (no scribbles): a referee compares
+        # the numbers of two photos, so it must be able to read them.
+        crossout_kinds=(("single", 0.35), ("x", 0.3), ("strike", 0.35)),
         megapixels=(1.5, 2.0),
         tilt_deg=(3.0, 20.0),
         roll_deg=(-30.0, 30.0),
