@@ -180,7 +180,9 @@ def _lattice_chain(peaks: NDArray[np.int64]) -> tuple[int, float]:
     return best + 1, step
 
 
-def _is_ruling(runs: NDArray[np.uint8], *, settings: ReaderSettings) -> bool:
+def _is_ruling(
+    runs: NDArray[np.uint8], *, settings: ReaderSettings, long_side: int | None = None
+) -> bool:
     """Whether horizontal straight runs form a printed ruling.
 
     Two tests. Regular spacing: the image is cut into vertical strips (a curled
@@ -193,7 +195,7 @@ def _is_ruling(runs: NDArray[np.uint8], *, settings: ReaderSettings) -> bool:
     nh, nw = runs.shape
     strips = settings.grid_strips
     width = nw // strips
-    max_step = settings.grid_max_step * max(nh, nw)
+    max_step = settings.grid_max_step * (long_side or max(nh, nw))
     steps = []
     for i in range(strips):
         part = runs[:, i * width : (i + 1) * width]
@@ -271,8 +273,39 @@ def find_ruling(
     -------
     (H, W) bool: the pixels of ``mask`` that belong to a printed ruling.
     """
+    ruling = _ruling_in(darkness, mask, settings=settings, keep_in=keep_in)
+    # Perspective fans a ruling out and a curled page bends it: look again in
+    # overlapping tiles, where its lines are closer to parallel and straight.
     h, w = mask.shape
-    long_side = max(h, w)
+    n = settings.ruling_tiles
+    if n > 1:
+        th, tw = 2 * h // (n + 1), 2 * w // (n + 1)
+        for i in range(n):
+            for j in range(n):
+                y0, x0 = i * th // 2, j * tw // 2
+                sl = (slice(y0, y0 + th), slice(x0, x0 + tw))
+                ruling[sl] |= _ruling_in(
+                    darkness[sl],
+                    mask[sl],
+                    settings=settings,
+                    keep_in=None if keep_in is None else keep_in[sl],
+                    scale=max(h, w),
+                )
+    return ruling
+
+
+def _ruling_in(
+    darkness: NDArray[np.float32],
+    mask: NDArray[np.bool_],
+    *,
+    settings: ReaderSettings,
+    keep_in: NDArray[np.bool_] | None = None,
+    scale: int | None = None,
+) -> NDArray[np.bool_]:
+    """The ruling of one area (the page or a tile of it); ``scale`` is the page's long side."""
+    h, w = mask.shape
+    scale = scale or max(h, w)
+    long_side = scale
     ruling = np.zeros((h, w), dtype=bool)
     if not mask.any():
         return ruling
@@ -296,7 +329,7 @@ def find_ruling(
 
     for angle in _dominant_angles(darkness, mask):
         runs, rotated, rot = straight_runs(angle)
-        if not _is_ruling(runs, settings=settings):
+        if not _is_ruling(runs, settings=settings, long_side=scale):
             continue
         # Perspective fans a family of lines out over several degrees: take
         # the runs at neighbouring angles too.

@@ -83,6 +83,9 @@ class ReaderSettings:
     ruling_max_density : float
         Ink denser than this (fraction of a window a few strokes wide) is
         texture, not ruling, and is left out of the ruling search.
+    ruling_tiles : int
+        Ruling is also looked for in n x n overlapping tiles (each half the
+        page's size for n = 3), where perspective fans its lines out less.
     ruling_thick_ratio : float
         Ink across a ruling line thicker than this many times the ruling's
         thickness ...
@@ -144,10 +147,10 @@ class ReaderSettings:
     ink_darkness_strong: float = 0.25
     ink_weak_extent: float = 8.0
     ink_min_blob: float = 6.0
-    grid_min_lines: int = 8
+    grid_min_lines: int = 6
     grid_line_steps: float = 12.0
     grid_min_long_lines: int = 4
-    grid_max_step: float = 0.04
+    grid_max_step: float = 0.065
     grid_min_strips: int = 2
     grid_run: float = 0.05
     grid_fan: tuple[float, ...] = (0.0,)
@@ -156,6 +159,7 @@ class ReaderSettings:
     grid_darker: float = 1.6
     ruling_darkness: float = 0.05
     ruling_max_density: float = 0.5
+    ruling_tiles: int = 3
     ruling_thick_ratio: float = 1.5
     ruling_thick_extra: float = 1.5
     ruling_speck: int = 12
