@@ -155,7 +155,11 @@ class _Found:
 
 
 def _countries(
-    borders: NDArray[np.bool_], *, line_width: float, settings: ReaderSettings
+    borders: NDArray[np.bool_],
+    *,
+    line_width: float,
+    settings: ReaderSettings,
+    min_inradius: float | None = None,
 ) -> _Found:
     """Label the countries enclosed by ``borders``, numbered in reading order.
 
@@ -170,7 +174,7 @@ def _countries(
     area = stats[:, cv2.CC_STAT_AREA].astype(np.float64)
     sea = _touches_border(stats, (h, w), margin=1)
     is_country = (
-        (inradius >= settings.country_min_inradius * lw)
+        (inradius >= (min_inradius or settings.country_min_inradius) * lw)
         & (area >= settings.country_min_area * lw * lw)
         & ~sea
     )
@@ -258,11 +262,15 @@ def segment(
     closed = close_gaps(borders, gap=settings.gap_close * lw)
     borders, more_writing = split_writing(closed, line_width=lw, settings=settings)
     writing |= more_writing & mask
-    found = _countries(borders, line_width=lw, settings=settings)
     # Writing that touches a border is welded to the border network. Border
     # ink lies along the boundaries between countries (and the coast); ink
     # far from every such boundary sticks out into one country: writing.
-    full = grow_labels(found.labels, reach=float(h + w), barrier=found.barrier)
+    # A big digit welded to a border leaves too little room around it for
+    # the country test, so countries are first taken loosely here.
+    loose = _countries(
+        borders, line_width=lw, settings=settings, min_inradius=settings.stub_country_inradius
+    )
+    full = grow_labels(loose.labels, reach=float(h + w), barrier=loose.barrier)
     edge = np.zeros((h, w), dtype=bool)
     edge[:, 1:] |= full[:, 1:] != full[:, :-1]
     edge[1:, :] |= full[1:, :] != full[:-1, :]
@@ -272,9 +280,7 @@ def segment(
         if stub.any():
             borders &= ~stub
             writing |= stub & mask
-            # Whole strokes of writing, not just their far ends: grow the
-            # cut pieces back along the ink they came from.
-            found = _countries(borders, line_width=lw, settings=settings)
+    found = _countries(borders, line_width=lw, settings=settings)
     labels, sea_mask, stats = found.labels, found.barrier, found.stats
     order, ids, centroids, area = found.order, found.ids, found.centroids, found.area
     t3 = time.perf_counter()

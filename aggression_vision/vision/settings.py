@@ -127,6 +127,10 @@ class ReaderSettings:
         Paper areas that are not countries but hold a disc of this radius (in
         line widths) stop the growth of countries (only thinner slivers, as
         between the strokes of a double border, are bridged).
+    stub_country_inradius : float
+        Inscribed radius, in line widths, of the paper areas taken as
+        countries when looking for writing welded to borders (a big digit
+        leaves little room around it in its country).
     protrusion_distance : float
         Border ink farther than this many line widths from every boundary
         between countries sticks out into a country: it is writing touching
@@ -174,5 +178,6 @@ class ReaderSettings:
     adjacency_max_gap: float = 2.2
     corner_contact_length: float = 7.0
     corner_contact_ratio: float = 0.6
+    stub_country_inradius: float = 2.0
     protrusion_distance: float = 2.0
     polygon_tolerance: float = 0.5
