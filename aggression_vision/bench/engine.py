@@ -314,7 +314,8 @@ def main(
     return {
         "hard": hard_summary,
         "config": {
-            "engine": f"auto ({engine} for positions over the pure-Python node budget)",
+            "engine": f"auto: {engine}"
+            + (" (loaded by the warm-up, so used from the start)" if engine == "numba" else ""),
             "warm_up_seconds": warm_up,
             "sizes": list(sizes),
             "positions": positions,
