@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -273,24 +273,50 @@ def find_ruling(
     -------
     (H, W) bool: the pixels of ``mask`` that belong to a printed ruling.
     """
-    ruling = _ruling_in(darkness, mask, settings=settings, keep_in=keep_in)
+    ruling, found = _ruling_in(darkness, mask, settings=settings, keep_in=keep_in)
     # Perspective fans a ruling out and a curled page bends it: look again in
     # overlapping tiles, where its lines are closer to parallel and straight.
+    # Once a ruling is seen somewhere on the page, a tile needs less evidence
+    # (fewer and shorter lines: drawing and shadows hide parts of it).
     h, w = mask.shape
     n = settings.ruling_tiles
+    relaxed = replace(
+        settings,
+        grid_min_lines=settings.ruling_relaxed_lines,
+        grid_min_strips=1,
+        grid_min_long_lines=max(2, settings.grid_min_long_lines // 2),
+        grid_line_steps=settings.grid_line_steps / 2,
+    )
     if n > 1:
         th, tw = 2 * h // (n + 1), 2 * w // (n + 1)
-        for i in range(n):
-            for j in range(n):
-                y0, x0 = i * th // 2, j * tw // 2
-                sl = (slice(y0, y0 + th), slice(x0, x0 + tw))
-                ruling[sl] |= _ruling_in(
+        tiles = [
+            (slice(i * th // 2, i * th // 2 + th), slice(j * tw // 2, j * tw // 2 + tw))
+            for i in range(n)
+            for j in range(n)
+        ]
+        missed = []
+        for sl in tiles:
+            part, hit = _ruling_in(
+                darkness[sl],
+                mask[sl],
+                settings=settings,
+                keep_in=None if keep_in is None else keep_in[sl],
+                scale=max(h, w),
+            )
+            ruling[sl] |= part
+            found |= hit
+            if not hit:
+                missed.append(sl)
+        if found:
+            for sl in missed:
+                part, _ = _ruling_in(
                     darkness[sl],
                     mask[sl],
-                    settings=settings,
+                    settings=relaxed,
                     keep_in=None if keep_in is None else keep_in[sl],
                     scale=max(h, w),
                 )
+                ruling[sl] |= part
     return ruling
 
 
@@ -301,14 +327,17 @@ def _ruling_in(
     settings: ReaderSettings,
     keep_in: NDArray[np.bool_] | None = None,
     scale: int | None = None,
-) -> NDArray[np.bool_]:
-    """The ruling of one area (the page or a tile of it); ``scale`` is the page's long side."""
+) -> tuple[NDArray[np.bool_], bool]:
+    """The ruling of one area (the page or a tile of it), and whether one was seen.
+
+    ``scale`` is the page's long side.
+    """
     h, w = mask.shape
     scale = scale or max(h, w)
     long_side = scale
     ruling = np.zeros((h, w), dtype=bool)
     if not mask.any():
-        return ruling
+        return ruling, False
     m8 = mask.astype(np.uint8)
     run = max(15, int(round(settings.grid_run * long_side)))
 
@@ -327,10 +356,12 @@ def _ruling_in(
         runs = cv2.morphologyEx(thick, cv2.MORPH_OPEN, np.ones((1, run), np.uint8))
         return runs, rotated, rot
 
+    found = False
     for angle in _dominant_angles(darkness, mask):
         runs, rotated, rot = straight_runs(angle)
         if not _is_ruling(runs, settings=settings, long_side=scale):
             continue
+        found = True
         # Perspective fans a family of lines out over several degrees: take
         # the runs at neighbouring angles too.
         back = np.zeros((h, w), dtype=bool)
@@ -352,7 +383,7 @@ def _ruling_in(
                 level = _local_level(darkness, family)
                 family &= darkness <= np.maximum(level * settings.grid_darker, level + 0.15)
         ruling |= family
-    return ruling
+    return ruling, found
 
 
 def _local_level(

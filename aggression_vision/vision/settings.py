@@ -86,6 +86,9 @@ class ReaderSettings:
     ruling_tiles : int
         Ruling is also looked for in n x n overlapping tiles (each half the
         page's size for n = 3), where perspective fans its lines out less.
+    ruling_relaxed_lines : int
+        Once a ruling is seen on the page, a tile where it was missed needs
+        only this many regularly spaced lines (and shorter ones).
     ruling_thick_ratio : float
         Ink across a ruling line thicker than this many times the ruling's
         thickness ...
@@ -164,6 +167,7 @@ class ReaderSettings:
     ruling_darkness: float = 0.05
     ruling_max_density: float = 0.5
     ruling_tiles: int = 3
+    ruling_relaxed_lines: int = 4
     ruling_thick_ratio: float = 1.5
     ruling_thick_extra: float = 1.5
     ruling_speck: int = 12
