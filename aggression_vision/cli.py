@@ -228,6 +228,7 @@ def conquest_json(state: GameState, move: Conquest) -> dict[str, Any]:
         "attackers": names,
         "attack": attack,
         "defence": state.armies[move.target],
+        "attacker_armies": {c: state.armies[c] for c in names},
     }
 
 
@@ -436,6 +437,7 @@ def suggest(
     if not sol.exact:
         result["bounds"] = [sol.lower, sol.upper]
     if all_moves:
+        result["alternatives_exact"] = sol.alternatives_exact
         result["alternatives"] = [
             {**conquest_json(state, Conquest(t)), "margin": m}
             for t, m in sorted(sol.alternatives.items(), key=lambda kv: _order(state, kv))
@@ -468,6 +470,8 @@ def _print_suggestion(state: GameState, result: dict[str, Any]) -> None:
     typer.echo(f"margin under best play: {m:+d}, {verdict}{exact}")
     if result["line"]:
         typer.echo(f"expected line: {', '.join(result['line'])}")
+    if result.get("alternatives") and not result["alternatives_exact"]:
+        typer.echo("margins of the alternatives (estimates: time ran out before proof):")
     for alt in result.get("alternatives", []):
         typer.echo(f"  {alt['target']:>3}: margin {alt['margin']:+d}")
 

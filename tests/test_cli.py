@@ -44,6 +44,7 @@ def test_moves_json_matches_spec(midgame):
         "attackers": ["G", "L", "O"],
         "attack": 34,
         "defence": 10,
+        "attacker_armies": {"G": 12, "L": 11, "O": 11},
     }
 
 
