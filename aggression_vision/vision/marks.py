@@ -65,6 +65,10 @@ class MarksSettings:
         and 270 degrees only.
     orientation_refine : float
         Degrees either side of the best coarse orientation also tried.
+    orientation_prior : float
+        Log-likelihood (nats per voting cluster) another orientation must gain over
+        upright to be chosen: photos are mostly taken upright, and some digits read
+        almost as well upside down (6/9, 1, 8, 0).
     """
 
     min_component_area: float = 1.5
@@ -78,6 +82,7 @@ class MarksSettings:
     orientation_clusters: int = 10
     orientation_step: float = 30.0
     orientation_refine: float = 10.0
+    orientation_prior: float = 0.5
 
 
 @dataclass(frozen=True)
@@ -312,29 +317,40 @@ def writing_orientation(
     which they are best explained as text (numbers or letters, not "nothing") wins.
     """
     cfg = settings or MarksSettings()
-    sizes = [float(np.count_nonzero(c > 0.3)) for c in crops]
-    order = np.argsort(sizes)[::-1][: cfg.orientation_clusters]
-    voters = [crops[i] for i in order]
+    # Voters: clusters of typical height (a shadow blob or a long stroke is no text).
+    heights = np.array([_ink_height(c) for c in crops], float)
+    typical = float(np.median(heights)) if heights.size else 0.0
+    ok = [i for i, h in enumerate(heights) if 0.5 * typical <= h <= 2.0 * typical]
+    ok.sort(key=lambda i: -heights[i])
+    voters = [crops[i] for i in ok[: cfg.orientation_clusters]] or crops[: cfg.orientation_clusters]
+    prior = cfg.orientation_prior * len(voters)
     if rectified:
         coarse = [0.0, 90.0, 180.0, 270.0]
     else:
         coarse = list(np.arange(0.0, 360.0, cfg.orientation_step))
-    best = _best_angle(voters, net, coarse)
+    best = _best_angle(voters, net, coarse, prior)
     if not rectified and cfg.orientation_refine > 0:
         best = _best_angle(
-            voters, net, [best - cfg.orientation_refine, best, best + cfg.orientation_refine]
+            voters, net, [best - cfg.orientation_refine, best, best + cfg.orientation_refine], 0.0
         )
     return float(best % 360)
 
 
+def _ink_height(ink: NDArray[np.float32]) -> float:
+    rows = np.nonzero(ink.max(axis=1) > 0.3)[0]
+    return float(rows[-1] - rows[0] + 1) if rows.size else 0.0
+
+
 def _best_angle(
-    voters: list[NDArray[np.float32]], net: digits.MarkNet, angles: list[float]
+    voters: list[NDArray[np.float32]], net: digits.MarkNet, angles: list[float], prior: float
 ) -> float:
     x = np.stack([digits.to_input(rotate_ink(c, a)) for a in angles for c in voters])
     out = net.run(x)
     vocab = digits.vocabulary()[1 : 1 + digits.MAX_ARMIES + len(digits.LETTERS)]
     ll = digits.ctc_log_likelihood(out.logprobs, vocab).max(axis=1)
     score = ll.reshape(len(angles), len(voters)).sum(axis=1)
+    # The prior favours the upright reading (angle 0) when it is one of the trials.
+    score = score + np.where(np.isclose(np.asarray(angles) % 360, 0.0), prior, 0.0)
     return float(angles[int(np.argmax(score))])
 
 

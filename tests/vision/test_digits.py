@@ -1,0 +1,107 @@
+"""The recogniser: input normalisation, CTC scoring, the ONNX model and its card."""
+
+from __future__ import annotations
+
+import itertools
+import re
+
+import numpy as np
+import pytest
+
+from aggression_vision.synth import handwriting as hw
+from aggression_vision.vision import digits
+from aggression_vision.vision.marks import best_readings
+
+
+def test_to_input_blank_is_zero() -> None:
+    assert not digits.to_input(np.zeros((20, 30), np.float32)).any()
+
+
+def test_to_input_scales_ink_to_fixed_height() -> None:
+    ink = np.zeros((200, 100), np.float32)
+    ink[50:150, 40:60] = 1.0
+    x = digits.to_input(ink)
+    assert x.shape == (digits.INPUT_H, digits.INPUT_W)
+    rows = np.nonzero(x.max(axis=1) > 0.5)[0]
+    assert rows.max() - rows.min() + 1 == digits.INK_HEIGHT
+
+
+def test_to_input_very_wide_ink_fits_the_frame() -> None:
+    ink = np.ones((10, 400), np.float32)
+    x = digits.to_input(ink)
+    cols = np.nonzero(x.max(axis=0) > 0.5)[0]
+    assert cols.min() >= 0 and cols.max() < digits.INPUT_W
+    assert cols.max() - cols.min() > digits.INPUT_W * 0.9
+
+
+def _brute_force(lp: np.ndarray, label: list[int]) -> float:
+    """Sum over every path of length T that collapses to ``label``."""
+    t_len, c = lp.shape
+    total = 0.0
+    for path in itertools.product(range(c), repeat=t_len):
+        out, prev = [], 0
+        for s in path:
+            if s != prev and s != 0:
+                out.append(s)
+            prev = s
+        if out == label:
+            total += float(np.exp(sum(lp[t, s] for t, s in enumerate(path))))
+    return np.log(total) if total > 0 else -np.inf
+
+
+def test_ctc_log_likelihood_matches_brute_force() -> None:
+    rng = np.random.default_rng(3)
+    t_len, c = 5, 4  # blank + "0", "1", "2"
+    logits = rng.normal(size=(1, t_len, len(digits.ALPHABET) + 1))
+    logits[..., c:] = -30.0  # keep the brute force small: only blank, 0, 1, 2 matter
+    lp = logits - np.log(np.exp(logits).sum(axis=2, keepdims=True))
+    cands = ("", "1", "11", "12", "21", "102", "111")
+    got = digits.ctc_log_likelihood(lp, cands)[0]
+    for cand, g in zip(cands, got, strict=True):
+        want = _brute_force(lp[0, :, :c], digits.encode(cand))
+        assert g == pytest.approx(want, rel=1e-6, abs=1e-6), cand
+
+
+def test_greedy_decode_collapses_repeats_and_blanks() -> None:
+    lp = np.full((1, 6, len(digits.ALPHABET) + 1), -10.0)
+    for t, cls in enumerate([2, 2, 0, 2, 0, 11]):  # "1", "1", blank, "1", blank, "A"
+        lp[0, t, cls] = 0.0
+    assert digits.greedy_decode(lp) == ["11A"]
+
+
+def test_vocabulary_has_no_impossible_numbers() -> None:
+    v = set(digits.vocabulary())
+    assert {"", "1", "100", "A", "Z", "B12"} <= v
+    assert not {"0", "101", "007"} & v
+
+
+def test_model_sha256_matches_its_card() -> None:
+    card = digits.MODEL_PATH.with_suffix(".md").read_text()
+    m = re.search(r"sha256[^0-9a-f]*([0-9a-f]{64})", card)
+    assert m, "model card must state the sha256"
+    assert digits.file_sha256(digits.MODEL_PATH) == m.group(1)
+
+
+def test_missing_model_raises() -> None:
+    with pytest.raises(digits.ModelNotFoundError, match="not found"):
+        digits.MarkNet("/nonexistent/model.onnx")
+
+
+def test_reads_rendered_numbers() -> None:
+    """Seeded handwriting from the project's renderer (stroke font, held-out MNIST)."""
+    rng = np.random.default_rng(20261130)
+    truths, inputs = [], []
+    for _ in range(24):
+        n = int(rng.integers(1, 101))
+        style = hw.random_style(rng, sources=("stroke",))
+        ink, _ = hw.render_text(str(n), rng, height_px=36, style=style)
+        truths.append(str(n))
+        inputs.append(digits.to_input(ink))
+    out = digits.load_net().run(np.stack(inputs))
+    texts, probs = best_readings(out.logprobs)
+    right = sum(t == w for t, w in zip(texts, truths, strict=True))
+    assert right >= 22, list(zip(truths, texts, strict=True))
+    assert all(0.0 <= p <= 1.0 for p in probs)
+    # Clean numbers: neither underlined nor crossed out.
+    assert np.mean(out.underlined < 0.5) >= 0.9
+    assert np.mean(out.crossed < 0.5) >= 0.9

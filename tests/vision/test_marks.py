@@ -1,0 +1,158 @@
+"""read_marks on Segmentations built in the test (independent of the region stage)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from aggression_vision.synth import handwriting as hw
+from aggression_vision.vision.marks import MarksSettings, read_marks, rotate_ink
+from aggression_vision.vision.types import Region, Segmentation
+
+CELL_W, CELL_H = 220, 200
+
+
+def _page(contents: list[dict], seed: int) -> Segmentation:
+    """One row of square countries; ``contents[i]`` says what is written in country i+1."""
+    rng = np.random.default_rng(seed)
+    n = len(contents)
+    h, w = CELL_H, CELL_W * n
+    ink = np.zeros((h, w), np.float32)
+    writing = np.zeros((h, w), bool)
+    labels = np.zeros((h, w), np.int32)
+    regions = []
+    lw = 3
+    for i, spec in enumerate(contents):
+        x0 = i * CELL_W
+        labels[lw : h - lw, x0 + lw : x0 + CELL_W - lw] = i + 1
+        regions.append(
+            Region(i + 1, [], float(CELL_W * h), (x0 + CELL_W / 2, h / 2), (x0, 0, x0 + CELL_W, h))
+        )
+        style = hw.random_style(rng, sources=("stroke",))
+        pen = max(2.0, style.stroke_width * 34)
+        layer = np.zeros((h, w), np.float32)
+        if "number" in spec:
+            img, _ = hw.render_text(str(spec["number"]), rng, height_px=34, style=style)
+            ox, oy = x0 + 50, 70
+            layer[oy : oy + img.shape[0], ox : ox + img.shape[1]] = img
+            ys, xs = np.nonzero(img > 0.25)
+            box = (ox + xs.min(), oy + ys.min(), ox + xs.max() + 1, oy + ys.max() + 1)
+            lines = []
+            if spec.get("underlined"):
+                lines += hw.render_underline(box, rng, kind="straight")
+            if spec.get("crossed"):
+                lines += hw.render_crossout(box, rng, kind=spec.get("cross_kind", "single"))
+            if lines:
+                np.maximum(layer, hw.rasterize_strokes((h, w), lines, pen), out=layer)
+        if "letter" in spec:
+            img, _ = hw.render_text(spec["letter"], rng, height_px=34, style=style)
+            ox, oy = x0 + 140, 20
+            sub = layer[oy : oy + img.shape[0], ox : ox + img.shape[1]]
+            np.maximum(sub, img[: sub.shape[0], : sub.shape[1]], out=sub)
+        np.maximum(ink, layer, out=ink)
+    writing = ink > 0.35
+    # Borders: dark vertical lines between the countries (not writing).
+    borders = np.zeros((h, w), bool)
+    for i in range(n + 1):
+        borders[:, max(0, i * CELL_W - lw) : i * CELL_W + lw] = True
+    borders[:lw], borders[-lw:] = True, True
+    gray = (235 - 180 * np.maximum(ink, borders.astype(np.float32))).astype(np.uint8)
+    image = np.repeat(gray[:, :, None], 3, axis=2)
+    return Segmentation(
+        image=image,
+        gray=gray,
+        ink=writing | borders,
+        borders=borders,
+        writing=writing,
+        labels=labels,
+        regions=regions,
+        adjacency=[],
+        line_width=float(lw),
+        to_photo=np.eye(3),
+        photo_size=(w, h),
+    )
+
+
+def test_read_marks_on_constructed_page() -> None:
+    seg = _page(
+        [
+            {"number": 12, "underlined": True},
+            # (a single slash along a 7's stem reads as a barred 7: a known weakness)
+            {"number": 7, "crossed": True, "cross_kind": "x"},
+            {},
+            {"number": 30, "letter": "K"},
+            {"number": 45, "underlined": True, "crossed": True},
+        ],
+        seed=7,
+    )
+    marks = read_marks(seg)
+    assert set(marks) == {1, 2, 3, 4, 5}
+    got = [(m.armies, m.underlined, m.crossed, m.letter) for m in (marks[k] for k in range(1, 6))]
+    assert got == [
+        (12, True, False, None),
+        (7, False, True, None),
+        (None, False, False, None),
+        (30, False, False, "K"),
+        (45, True, True, None),
+    ]
+    assert all(0.0 <= m.confidence <= 1.0 for m in marks.values())
+
+
+def test_specks_are_not_numbers() -> None:
+    seg = _page([{}, {}], seed=1)
+    seg.writing[100, 60] = True  # a single stray pixel of "writing"
+    marks = read_marks(seg, settings=MarksSettings())
+    assert marks[1].armies is None and marks[2].armies is None
+
+
+def test_unknown_backend_raises() -> None:
+    seg = _page([{}], seed=0)
+    with pytest.raises(ValueError, match="unknown OCR backend"):
+        read_marks(seg, backend="gpt")
+
+
+def _turned(seg: Segmentation) -> Segmentation:
+    """The same page turned upside down, as a rectified sheet may come out."""
+
+    def flip(a: np.ndarray) -> np.ndarray:
+        return np.ascontiguousarray(a[::-1, ::-1])
+
+    h, w = seg.gray.shape
+    regions = [
+        Region(r.index, [], r.area, (w - r.centroid[0], h - r.centroid[1]), r.bbox)
+        for r in seg.regions
+    ]
+    to_photo = np.array([[1.0, 0.01, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]])  # a sheet warp
+    return Segmentation(
+        image=flip(seg.image),
+        gray=flip(seg.gray),
+        ink=flip(seg.ink),
+        borders=flip(seg.borders),
+        writing=flip(seg.writing),
+        labels=flip(seg.labels),
+        regions=regions,
+        adjacency=[],
+        line_width=seg.line_width,
+        to_photo=to_photo,
+        photo_size=seg.photo_size,
+    )
+
+
+def test_upside_down_page_is_read_upright() -> None:
+    seg = _page(
+        [{"number": 23, "underlined": True}, {"number": 61}, {"number": 9}, {"letter": "R"}],
+        seed=11,
+    )
+    marks = read_marks(_turned(seg))
+    got = [(marks[k].armies, marks[k].underlined, marks[k].letter) for k in range(1, 5)]
+    assert got == [(23, True, None), (61, False, None), (9, False, None), (None, False, "R")]
+
+
+def test_rotate_ink_quarter_turns_and_angles() -> None:
+    ink = np.zeros((10, 30), np.float32)
+    ink[2:4, 5:25] = 1.0
+    assert rotate_ink(ink, 90).shape == (30, 10)
+    assert rotate_ink(ink, 0) is ink
+    r = rotate_ink(ink, 45)
+    assert r.shape[0] > 10 and r.shape[1] > 10
+    assert r.sum() == pytest.approx(ink.sum(), rel=0.1)
