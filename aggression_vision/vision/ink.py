@@ -378,9 +378,13 @@ def _ruling_in(
             # Keep drawn strokes that run along a ruling line: they are darker
             # than this family of lines around them (its darkness varies with
             # blur and perspective, and between the two families).
+            # The level is that of the whole family, faint lines included:
+            # where the ruling is mostly too faint to be ink, the family's
+            # ink is mostly drawing and would set the level itself.
+            whole = family.copy()
             family &= keep_in
             if family.any():
-                level = _local_level(darkness, family)
+                level = _local_level(darkness, whole)
                 family &= darkness <= np.maximum(level * settings.grid_darker, level + 0.15)
         ruling |= family
     return ruling, found
