@@ -488,7 +488,9 @@ def _suggest_phase2(state: GameState, *, json_output: bool, time_limit: float | 
     typer.echo(f"best for {out['to_move']}: {best['armies']} in {best['country']}")
     typer.echo(
         f"expected margin {out['expected_margin']:+.2f} (first minus second), "
-        f"{out['to_move']} wins {100 * out['win_rate']:.0f}% of {out['simulations']} simulations"
+        f"{out['to_move']} wins {100 * out['win_rate']:.0f}% of its "
+        f"{out['alternatives'][0]['simulations']} simulations "
+        f"({out['simulations']} in all)"
     )
     if out["threatens"]:
         typer.echo(f"threatens: {', '.join(out['threatens'])}")
