@@ -61,6 +61,8 @@ ToMoveOpt = Annotated[
 OcrOpt = Annotated[
     OcrBackend, typer.Option("--ocr", help="Number reader for photos.", case_sensitive=False)
 ]
+
+
 def _check_corners(text: str | None) -> str | None:
     if text is None:
         return None
@@ -213,7 +215,9 @@ def load_state(
     """Position and annotations of a document or photo, with warnings collected."""
     doc = read_document(path, ocr=ocr, corners=corners, corrections=corrections)
     player: Player | None = to_move.value if to_move is not None else None  # type: ignore[assignment]
-    state, ann = document_to_state(doc, source=str(path), to_move=player)
+    state, ann = document_to_state(
+        doc, source=str(path), to_move=player, check_totals=not is_photo(path)
+    )
     reader_warnings = [w for w in doc.get("warnings", []) if isinstance(w, str)]
     ann.warnings = list(dict.fromkeys([*reader_warnings, *rule_warnings(doc), *ann.warnings]))
     return state, ann
@@ -586,7 +590,12 @@ def _check_pair(
         a_doc = read_document(after, ocr=ocr, corrections=corr)
         player: Player | None = to_move.value if to_move is not None else None  # type: ignore[assignment]
         return compare_documents(
-            b_doc, a_doc, before_source=str(before), after_source=str(after), to_move=player
+            b_doc,
+            a_doc,
+            before_source=str(before),
+            after_source=str(after),
+            to_move=player,
+            strict=(not is_photo(before), not is_photo(after)),
         )
 
     comp = _guard(run)
@@ -632,10 +641,11 @@ def track(
     def run() -> tuple[Any, Any, GameFolder]:
         folder = GameFolder(game_dir)
         doc = read_document(photo, ocr=ocr.value, corrections=corr)
+        strict = not is_photo(photo)
         if not folder.is_started():
-            return None, folder.start(photo, doc), folder
+            return None, folder.start(photo, doc, strict=strict), folder
         player: Player | None = to_move.value if to_move is not None else None  # type: ignore[assignment]
-        comp, entry = folder.record(photo, doc, to_move=player)
+        comp, entry = folder.record(photo, doc, to_move=player, strict=strict)
         return comp, entry, folder
 
     comp, entry, folder = _guard(run)

@@ -70,7 +70,7 @@ def _fail(source: str, where: str, what: str) -> InvalidDocumentError:
     return InvalidDocumentError(f"{source}: {where}: {what}")
 
 
-def validate_document(doc: Any, *, source: str = "<document>") -> None:
+def validate_document(doc: Any, *, source: str = "<document>", check_totals: bool = True) -> None:
     """Check a document's structure and values.
 
     Raises
@@ -150,7 +150,7 @@ def validate_document(doc: Any, *, source: str = "<document>") -> None:
         total = sum(
             c["armies"] for c in countries if c.get("owner") == p and c.get("armies") is not None
         )
-        if total > 100:
+        if check_totals and total > 100:
             raise _fail(source, "countries", f"{p} has {total} armies on the map, more than 100")
     players = doc.get("players")
     if players is not None and not (
@@ -173,10 +173,13 @@ def document_to_state(
     *,
     source: str = "<document>",
     to_move: Player | None = None,
+    check_totals: bool = True,
 ) -> tuple[GameState, Annotations]:
     """Turn a document into a game position and its annotations.
 
     ``to_move`` overrides the document's and the inferred player to move.
+    ``check_totals=False`` accepts a player total over 100 (a photo's reading
+    with a misread number: the rule warnings report it instead).
     Inference warnings are added to ``Annotations.warnings``.
 
     Raises
@@ -184,7 +187,7 @@ def document_to_state(
     InvalidDocumentError
         When the document is invalid (see :func:`validate_document`).
     """
-    validate_document(doc, source=source)
+    validate_document(doc, source=source, check_totals=check_totals)
     countries = doc["countries"]
     ids = [c["id"] for c in countries]
     board = Board.from_pairs(ids, [(a, b) for a, b in doc["adjacency"]])
@@ -202,6 +205,7 @@ def document_to_state(
             phase=doc.get("phase"),
             to_move=to_move if to_move is not None else doc_to_move,
             infer_to_move=not explicit,
+            check_totals=check_totals,
         )
     except InvalidDocumentError as e:
         raise InvalidDocumentError(f"{source}: {e}") from None

@@ -65,10 +65,17 @@ def compare_documents(
     before_source: str = "<before>",
     after_source: str = "<after>",
     to_move: Player | None = None,
+    strict: tuple[bool, bool] = (True, True),
 ) -> Comparison:
-    """Find and judge the move between two state documents (read from photos or typed)."""
-    b_state, b_ann = document_to_state(before, source=before_source, to_move=to_move)
-    a_state, a_ann = document_to_state(after, source=after_source)
+    """Find and judge the move between two state documents (read from photos or typed).
+
+    ``strict`` says, for before and after, whether a player total over 100 is
+    an error (typed documents) or let through (photo readings).
+    """
+    b_state, b_ann = document_to_state(
+        before, source=before_source, to_move=to_move, check_totals=strict[0]
+    )
+    a_state, a_ann = document_to_state(after, source=after_source, check_totals=strict[1])
     matching = match_documents(before, after)
     verdict = judge(b_state, a_state, matching)
     return Comparison(verdict, b_state, a_state, b_ann, a_ann, matching)
@@ -120,9 +127,9 @@ class GameFolder:
         old = self.log_path.read_text(encoding="utf-8") if self.log_path.exists() else ""
         write_atomic(self.log_path, old + json.dumps(entry, ensure_ascii=False) + "\n")
 
-    def start(self, photo: Path, doc: Mapping[str, Any]) -> dict[str, Any]:
+    def start(self, photo: Path, doc: Mapping[str, Any], *, strict: bool = True) -> dict[str, Any]:
         """Record the first photo of the game; its reading becomes the state."""
-        state, ann = document_to_state(doc, source=str(photo))
+        state, ann = document_to_state(doc, source=str(photo), check_totals=strict)
         self.path.mkdir(parents=True, exist_ok=True)
         new_doc = state_to_document(state, ann)
         stored = self._copy_photo(photo)
@@ -132,7 +139,12 @@ class GameFolder:
         return entry
 
     def record(
-        self, photo: Path, doc: Mapping[str, Any], *, to_move: Player | None = None
+        self,
+        photo: Path,
+        doc: Mapping[str, Any],
+        *,
+        to_move: Player | None = None,
+        strict: bool = True,
     ) -> tuple[Comparison, dict[str, Any] | None]:
         """Judge ``doc`` (the reading of ``photo``) against the current state.
 
@@ -147,6 +159,7 @@ class GameFolder:
             before_source=str(self.state_path),
             after_source=str(photo),
             to_move=to_move,
+            strict=(True, strict),
         )
         v = comp.verdict
         if not v.legal or v.move is None:

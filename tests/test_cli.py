@@ -191,3 +191,28 @@ def test_output_to_missing_folder_is_an_error(midgame, tmp_path):
 def test_bad_corners_is_a_usage_error(samples_dir):
     r = run("read", samples_dir / "synth-01.jpg", "--corners", "1,2,3")
     assert r.exit_code == 2 and "expected 8 numbers" in r.output
+
+
+def test_photo_reading_over_100_warns_instead_of_blocking(monkeypatch, tmp_path):
+    import aggression_vision.vision.pipeline as pipeline
+
+    doc = {
+        "format": "aggression-vision/state",
+        "version": 1,
+        "countries": [
+            {"id": "A", "armies": 70, "owner": "first"},
+            {"id": "B", "armies": 50, "owner": "first"},
+            {"id": "C", "armies": 9, "owner": "second"},
+        ],
+        "adjacency": [["A", "C"], ["B", "C"]],
+    }
+    monkeypatch.setattr(pipeline, "read_photo", lambda path, **kw: doc)
+    photo = tmp_path / "map.jpg"
+    photo.write_bytes(b"\xff\xd8")
+    r = run("moves", photo, "--json")
+    assert r.exit_code == 0, r.output
+    assert "first has 120 armies on the map, more than 100" in r.stderr
+    typed = tmp_path / "map.json"
+    typed.write_text(json.dumps(doc))
+    r = run("moves", typed)
+    assert r.exit_code == 1 and "first has 120 armies" in r.stderr

@@ -71,10 +71,13 @@ class GameState:
         phase: int | None = None,
         to_move: Player | None = None,
         infer_to_move: bool = True,
+        check_totals: bool = True,
     ) -> tuple[GameState, list[str]]:
         """Build a position, inferring ``phase`` and ``to_move`` where not given.
 
         Returns the state and a list of warnings (the inference was ambiguous).
+        ``check_totals=False`` lets a player have more than 100 armies on the
+        map (a photo with a misread number), so that play is not blocked.
 
         Raises
         ------
@@ -100,7 +103,7 @@ class GameState:
                 raise InvalidDocumentError(f"country {c!r}: conquered but unoccupied")
         for p in PLAYERS:
             total = sum(n for c, n in a.items() if n is not None and o[c] == p)
-            if total > ARMIES_PER_PLAYER:
+            if check_totals and total > ARMIES_PER_PLAYER:
                 raise InvalidDocumentError(
                     f"{p} has {total} armies on the map, more than {ARMIES_PER_PLAYER}"
                 )
@@ -363,4 +366,6 @@ class GameState:
 def _remaining(
     armies: Mapping[CountryId, int | None], owner: Mapping[CountryId, Player | None], p: Player
 ) -> int:
-    return ARMIES_PER_PLAYER - sum(n for c, n in armies.items() if n is not None and owner[c] == p)
+    # Never negative: a photo may be read with more than 100 (check_totals=False).
+    placed = sum(n for c, n in armies.items() if n is not None and owner[c] == p)
+    return max(0, ARMIES_PER_PLAYER - placed)
