@@ -487,8 +487,18 @@ def augment_input(x: NDArray[np.float32], rng: np.random.Generator) -> NDArray[n
     return np.clip(x, 0, 1).astype(np.float32)
 
 
+def _held_out_fonts() -> set[str]:
+    """Fonts the synthetic benchmark photos are drawn with; the reader must never see them."""
+    if hw is None:
+        return set()
+    return {str(p.resolve()) for p in hw.handwriting_fonts("synth")}
+
+
 def font_lists() -> dict[str, list[str]]:
-    return {"hand": _existing(HAND_FONTS), "print": _existing(PRINT_FONTS)}
+    """Training fonts: HAND_FONTS minus the benchmark's held-out fonts, and PRINT_FONTS."""
+    held = _held_out_fonts()
+    hand = [f for f in _existing(HAND_FONTS) if str(Path(f).resolve()) not in held]
+    return {"hand": hand, "print": _existing(PRINT_FONTS)}
 
 
 def make_batch(seed: int, n: int, hard: float = 1.0) -> list[Sample]:
