@@ -168,7 +168,7 @@ class ReaderSettings:
     ruling_max_density: float = 0.5
     ruling_tiles: int = 3
     ruling_relaxed_lines: int = 4
-    ruling_thick_ratio: float = 1.0
+    ruling_thick_ratio: float = 1.5
     ruling_thick_extra: float = 1.0
     ruling_speck: int = 12
     ruling_restore: int = 4
