@@ -72,6 +72,10 @@ from aggression_vision.synth.render import (
     write_text,
 )
 
+#: Country letters: no I, which on its own is written like the number 1 (a country
+#: lettered I with no number in it would read as one army).
+LETTERS = "ABCDEFGHJKLMNOPQRSTUVWXYZ"
+
 # Streams of the seed sequence ``[seed, stream, ...]``.
 _MAP, _NUMBER, _CAMERA, _PAPER, _TEXTURE, _GAME = range(6)
 
@@ -517,9 +521,9 @@ def synth_game(
     smap = generate_map(rng, params, extent_mm=extent, line_width_mm=map_pen.width_mm)
     smap = _translate(smap, _place_map(rng, smap, page_mm))
     n = len(smap.countries)
-    if n > 26:
-        raise ValueError(f"a game map needs at most 26 countries (letters), got {n}")
-    ids = [chr(ord("A") + int(k)) for k in rng.permutation(n)]
+    if n > len(LETTERS):
+        raise ValueError(f"a game map needs at most {len(LETTERS)} countries (letters), got {n}")
+    ids = [LETTERS[int(k)] for k in rng.permutation(n)]
     labelled = bool(rng.random() < params.label_prob)
     board = Board.from_pairs(ids, [(ids[i], ids[j]) for i, j in smap.adjacency])
     if moves is None:

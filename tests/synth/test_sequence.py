@@ -73,7 +73,7 @@ def test_unknown_country_in_a_drawing(game):
 
 def test_too_many_countries_for_letters():
     params = replace(game_params(), n_countries=(30, 32))
-    with pytest.raises(ValueError, match="at most 26 countries"):
+    with pytest.raises(ValueError, match="at most 25 countries"):
         synth_game(1, params=params)
 
 
