@@ -131,9 +131,18 @@ def train(args):
     print(f"{n} samples, {n_params} parameters", flush=True)
     opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
     steps = args.epochs * (n // args.batch)
-    sched = torch.optim.lr_scheduler.OneCycleLR(
-        opt, max_lr=args.lr, total_steps=steps, pct_start=0.15
+    # With a time limit the number of steps is unknown in advance: the learning rate then
+    # follows the same one-cycle shape over the elapsed fraction of the time budget instead.
+    budget = args.max_minutes * 60.0
+    sched = (
+        None
+        if budget > 0
+        else torch.optim.lr_scheduler.OneCycleLR(
+            opt, max_lr=args.lr, total_steps=steps, pct_start=0.15
+        )
     )
+    t_start = time.time()
+    out_of_time = False
     ctc = nn.CTCLoss(blank=0, zero_infinity=True)
     bce = nn.BCEWithLogitsLoss()
     rng = np.random.default_rng(args.seed)
@@ -146,6 +155,13 @@ def train(args):
         t0 = time.time()
         tot = 0.0
         for b in range(n // args.batch):
+            if budget > 0:
+                frac = (time.time() - t_start) / budget
+                if frac >= 1.0:
+                    out_of_time = True
+                    break
+                for group in opt.param_groups:
+                    group["lr"] = timed_lr(args.lr, frac)
             idx = order[b * args.batch : (b + 1) * args.batch]
             xb = xt[idx].float().div_(255.0).unsqueeze(1)
             if args.lowres > 0:
@@ -160,7 +176,8 @@ def train(args):
             opt.zero_grad()
             loss.backward()
             opt.step()
-            sched.step()
+            if sched is not None:
+                sched.step()
             step += 1
             tot += float(loss.detach())
             if b % 200 == 0:
@@ -168,11 +185,30 @@ def train(args):
                     f"epoch {epoch} batch {b} loss {tot / (b + 1):.4f} {time.time() - t0:.0f}s",
                     flush=True,
                 )
-        mean = tot / max(1, n // args.batch)
-        print(f"epoch {epoch} done loss {mean:.4f} in {time.time() - t0:.0f}s", flush=True)
-        torch.save(model.state_dict(), Path(args.cache) / "last.pt")
+        mean = tot / max(1, b if out_of_time else n // args.batch)
+        print(
+            f"epoch {epoch} {'stopped (time limit)' if out_of_time else 'done'} after "
+            f"{b} batches, {step} steps in all, loss {mean:.4f} in {time.time() - t0:.0f}s",
+            flush=True,
+        )
+        torch.save(model.state_dict(), Path(args.save or Path(args.cache) / "last.pt"))
         export(model, Path(args.out))
+        if out_of_time:
+            break
     return model
+
+
+def timed_lr(peak: float, frac: float, warm: float = 0.15) -> float:
+    """One-cycle learning rate at fraction ``frac`` of the time budget.
+
+    Linear warm-up from ``peak / 25`` over the first ``warm`` of the budget, then cosine
+    decay towards ``peak / 1e4`` (the shape of torch's OneCycleLR defaults).
+    """
+    lo, end = peak / 25.0, peak / 1e4
+    if frac < warm:
+        return lo + (peak - lo) * frac / warm
+    t = min(1.0, (frac - warm) / (1.0 - warm))
+    return end + (peak - end) * 0.5 * (1.0 + np.cos(np.pi * t))
 
 
 def lowres(xb: torch.Tensor, rng: np.random.Generator, p: float) -> torch.Tensor:
@@ -227,6 +263,13 @@ def main() -> None:
     )
     p.add_argument("--lowres", type=float, default=0.4, help="share of low-resolution samples")
     p.add_argument("--init", default="", help="state dict to start from (fine-tuning)")
+    p.add_argument(
+        "--max-minutes",
+        type=float,
+        default=0.0,
+        help="stop training after this many minutes (lr schedule spread over the time)",
+    )
+    p.add_argument("--save", default="", help="state dict path (default: CACHE/last.pt)")
     p.add_argument("--extra", nargs="*", default=[], help="more .npz sample files to train on")
     args = p.parse_args()
     torch.set_num_threads(2)
