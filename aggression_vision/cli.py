@@ -425,6 +425,8 @@ def suggest(
     )
     _warn(ann.warnings)
     if state.phase == 2:
+        if overlay is not None:
+            _warn(["--overlay draws phase-3 attacks; nothing drawn for a phase-2 placement"])
         _suggest_phase2(state, json_output=json_output, time_limit=time_limit)
         return
     from aggression_vision.game.solver import solve
@@ -447,7 +449,7 @@ def suggest(
             for t, m in sorted(sol.alternatives.items(), key=lambda kv: _order(state, kv))
         ]
     if overlay is not None:
-        _guard(lambda: _suggest_overlay(state_path, state, result, overlay))
+        _guard(lambda: _suggest_overlay(state_path, state_to_document(state, ann), result, overlay))
     if json_output:
         _print_json(result)
         return
@@ -509,13 +511,15 @@ def _suggest_phase2(state: GameState, *, json_output: bool, time_limit: float | 
         )
 
 
-def _suggest_overlay(path: Path, state: GameState, result: dict[str, Any], overlay: Path) -> None:
+def _suggest_overlay(
+    path: Path, doc: dict[str, Any], result: dict[str, Any], overlay: Path
+) -> None:
+    """Draw the suggestion on the photo, with the (corrected) reading already made."""
     if not is_photo(path):
         raise AggressionVisionError(f"{path}: --overlay needs a photo, not a state document")
     from aggression_vision.vision.load import load_image
     from aggression_vision.vision.overlay import render_suggestion, save_png
 
-    doc = read_document(path)
     save_png(overlay, render_suggestion(load_image(path), doc, result))
 
 

@@ -100,7 +100,9 @@ def judge(
         if n0 is not None and n1 is None:
             irregular.append(f"{name}: the number {n0} is gone")
             continue
-        if n0 != n1:
+        # A number crossed out in both readings takes no further part: a different
+        # reading of it is not worth an irregularity.
+        if n0 != n1 and not (c0 and c1):
             irregular.append(f"{name}: the number changed from {n0} to {n1}")
         if o0 != o1:
             irregular.append(f"{name}: the owner changed from {o0} to {o1} (underline)")

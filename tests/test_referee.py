@@ -115,3 +115,11 @@ def test_matching_by_mapping_and_missing_countries(game):
     assert v.move == Placement("C", 25)
     assert "country B of the first reading is missing from the second" in v.irregularities
     assert "country D of the second reading is new" in v.irregularities
+
+
+def test_crossed_out_number_read_differently_is_not_irregular(game):
+    states, _ = game
+    before, after = states[20], states[21]  # A is crossed out in both
+    after = edit(after, A=(3, "first", True))
+    v = judge(before, after)
+    assert v.legal and v.irregularities == []
