@@ -220,3 +220,39 @@ def test_smudged_corner_contact_is_dropped() -> None:
     # Countries 2 and 3 adjacent too: no junction of four, nothing dropped.
     linked = drop_corner_contacts([*sides, (1, 4, 20.0), (2, 3, 20.0)], max_length=40, ratio=0.6)
     assert len(linked) == 6
+
+
+def test_light_pencil_map_is_read() -> None:
+    # Strokes only about 15 % darker than the paper: nowhere "strong" ink,
+    # but long, so they are strokes and not paper grain.
+    img = _grid_map(2, 2)
+    light = _paper()
+    faint = (img.astype(np.float32) < light.astype(np.float32) - 40).any(axis=2)
+    img = light.copy()
+    img[faint] = (light[faint].astype(np.float32) * 0.84).astype(np.uint8)
+    seg = segment(img)
+    assert len(seg.regions) == 4
+
+
+def _squared_paper(step: int = 18) -> NDArray[np.uint8]:
+    """Paper with a printed grid: thin, light lines every ``step`` pixels."""
+    img = _paper()
+    for x in range(5, W, step):
+        img[:, x] = (img[:, x].astype(np.float32) * 0.85).astype(np.uint8)
+    for y in range(5, H, step):
+        img[y, :] = (img[y, :].astype(np.float32) * 0.85).astype(np.uint8)
+    return img
+
+
+def test_border_along_a_printed_ruling_line_is_kept() -> None:
+    img = _squared_paper()
+    # A framed map whose borders all run along ruling lines (x, y = 5 + 18 k).
+    x0, x1, xm = 149, 743, 455
+    y0, y1 = 113, 599
+    for x in (x0, xm, x1):
+        cv2.line(img, (x, y0), (x, y1), INK, LW, cv2.LINE_AA)
+    for y in (y0, y1):
+        cv2.line(img, (x0, y), (x1, y), INK, LW, cv2.LINE_AA)
+    seg = segment(img)
+    assert len(seg.regions) == 2
+    assert len(seg.adjacency) == 1
