@@ -179,28 +179,75 @@ def render_suggestion(
     image, to_image = _unpack(photo)
     s = canvas.shape[1] / image.shape[1]
     polys = _polygons(document, to_image * s)
-    unit = max(canvas.shape[:2]) / 1000.0
-    line = max(3, int(round(6 * unit)))
+    # Size the marks to the map, not the photo: a small map in a big photo stays readable.
+    if polys:
+        pts = np.concatenate([p.reshape(-1, 2) for p in polys.values()])
+        extent = float(max(np.ptp(pts[:, 0]), np.ptp(pts[:, 1])))
+    else:
+        extent = float(max(canvas.shape[:2]))
+    unit = min(3.0, max(0.6, extent / 550.0))
+    line = max(3, int(round(5 * unit)))
+    armies = {str(c["id"]): c.get("armies") for c in document.get("countries", [])}
     best = result.get("best") or {}
     target = best.get("target") or best.get("country")
+    # The expected line: the order of the coming conquests, numbered on each target.
+    for k, t in enumerate(result.get("line", [])[:9], 1):
+        if str(t) in polys and str(t) != str(target):
+            ax, ay = _anchor(polys[str(t)])[0]
+            _label(canvas, str(k), (ax, ay - int(34 * unit)), size=0.8 * unit, colour=HIGHLIGHT)
     if target is None or str(target) not in polys:
         return canvas
     poly = polys[str(target)]
     cv2.polylines(canvas, [poly], True, HIGHLIGHT, line, cv2.LINE_AA)
     at, _ = _anchor(poly)
+    tip_gap = 45 * unit  # stop short of the target's label
     for attacker in best.get("attackers", []):
-        if str(attacker) in polys:
-            start, _ = _anchor(polys[str(attacker)])
-            cv2.arrowedLine(canvas, start, at, HIGHLIGHT, line, cv2.LINE_AA, tipLength=0.15)
+        if str(attacker) not in polys:
+            continue
+        start, _ = _anchor(polys[str(attacker)])
+        vx, vy = at[0] - start[0], at[1] - start[1]
+        length = max(1.0, float(np.hypot(vx, vy)))
+        # Leave the attacker's own label visible: start a little way along the arrow.
+        lead = min(0.35 * length, tip_gap)
+        a = (int(start[0] + vx * lead / length), int(start[1] + vy * lead / length))
+        b = (int(at[0] - vx * tip_gap / length), int(at[1] - vy * tip_gap / length))
+        cv2.arrowedLine(canvas, a, b, HIGHLIGHT, line, cv2.LINE_AA, tipLength=0.2)
+        n = (best.get("attacker_armies") or {}).get(attacker, armies.get(str(attacker)))
+        mid = ((a[0] + b[0]) // 2, (a[1] + b[1]) // 2)
+        _label(canvas, f"{attacker} {n}", mid, size=0.7 * unit, colour=HIGHLIGHT)
     if "armies" in best:
+        text = f"+{best['armies']}"
+    else:
+        text = f"attack {best.get('attack')} > {best.get('defence')}"
+    _label(canvas, text, (at[0], at[1] + int(45 * unit)), size=0.6 * unit, colour=HIGHLIGHT)
+    summary = _summary(result)
+    if summary:
         _label(
             canvas,
-            f"+{best['armies']}",
-            (at[0], at[1] + int(40 * unit)),
-            size=1.1 * unit,
+            summary,
+            (canvas.shape[1] // 2, int(30 * unit)),
+            size=0.7 * unit,
             colour=HIGHLIGHT,
         )
     return canvas
+
+
+def _summary(result: dict[str, Any]) -> str:
+    """One line: the suggested move, the margin, the expected line."""
+    best = result.get("best") or {}
+    if "target" in best:
+        who = ", ".join(best.get("attackers", []))
+        verb = "conquers" if len(best.get("attackers", [])) == 1 else "conquer"
+        text = f"{who} {verb} {best['target']}"
+    elif "country" in best:
+        text = f"{best['armies']} in {best['country']}"
+    else:
+        return ""
+    if "margin" in result:
+        text += f"   margin {result['margin']:+d}"
+    if result.get("line"):
+        text += "   line " + " ".join(str(t) for t in result["line"][:9])
+    return text
 
 
 def save_png(path: str | Path, image: NDArray[np.uint8]) -> None:

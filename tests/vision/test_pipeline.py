@@ -128,3 +128,19 @@ def test_suggestion_overlay_and_png(tmp_path: Path, no_marks: None) -> None:
     assert cv2.imread(str(target)).shape == out.shape
     with pytest.raises(AggressionVisionError, match="cannot write"):
         save_png(tmp_path / "no-such-dir" / "x.png", out)
+
+
+def test_suggestion_overlay_draws_the_expected_line(tmp_path: Path, no_marks: None) -> None:
+    path = _map_photo(tmp_path)
+    doc = pipeline.read_photo(path)
+    ids = [c["id"] for c in doc["countries"]]
+    best = {"target": ids[0], "attackers": [ids[1]], "attack": 9, "defence": 4}
+    plain = render_suggestion(load_image(path), doc, {"best": best})
+    lined = render_suggestion(
+        load_image(path), doc, {"best": best, "margin": 2, "line": [ids[0], ids[2], ids[3]]}
+    )
+
+    def green(image: np.ndarray) -> int:
+        return int(((image[:, :, 1] > 180) & (image[:, :, 0] < 80) & (image[:, :, 2] < 80)).sum())
+
+    assert green(lined) > green(plain)
