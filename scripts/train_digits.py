@@ -132,7 +132,8 @@ def train(args):
     opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
     steps = args.epochs * (n // args.batch)
     # With a time limit the number of steps is unknown in advance: the learning rate then
-    # follows the same one-cycle shape over the elapsed fraction of the time budget instead.
+    # follows the same one-cycle shape over the elapsed fraction of the time budget (or of
+    # the epochs, when they end first) instead.
     budget = args.max_minutes * 60.0
     sched = (
         None
@@ -156,7 +157,8 @@ def train(args):
         tot = 0.0
         for b in range(n // args.batch):
             if budget > 0:
-                frac = (time.time() - t_start) / budget
+                # Whichever runs out first, the time or the epochs, ends the schedule.
+                frac = max((time.time() - t_start) / budget, step / steps)
                 if frac >= 1.0:
                     out_of_time = True
                     break
