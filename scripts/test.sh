@@ -4,11 +4,20 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-# System packages: Tesseract for the optional OCR backend's tests.
-if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1 && ! command -v tesseract >/dev/null 2>&1; then
+# System packages: Tesseract for the optional OCR backend's tests; the handwriting fonts the
+# synthetic-photo generator draws with (the committed samples were made with all of them).
+packages="tesseract-ocr tesseract-ocr-eng fonts-dkg-handwriting fonts-humor-sans fonts-breip
+  fonts-bwht fonts-comic-neue fonts-kristi fonts-rufscript fonts-sjfonts fonts-klee
+  fonts-yusei-magic fonts-kaushanscript"
+missing=""
+for p in $packages; do
+  dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"
+done
+if [ -n "$missing" ] && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
   export DEBIAN_FRONTEND=noninteractive
   apt-get update -qq
-  apt-get install -y -qq --no-install-recommends tesseract-ocr tesseract-ocr-eng >/dev/null
+  # shellcheck disable=SC2086
+  apt-get install -y -qq --no-install-recommends $missing >/dev/null
 fi
 
 python3 -m pip install -q --disable-pip-version-check -e '.[dev]' 2>&1 | grep -v "Running pip as the 'root' user" || true
