@@ -277,7 +277,11 @@ def write_atomic(path: str | Path, data: bytes | str) -> None:
     p = Path(path)
     raw = data.encode("utf-8") if isinstance(data, str) else data
     directory = p.parent if str(p.parent) else Path(".")
-    fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".tmp", dir=directory)
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".tmp", dir=directory)
+    except OSError as e:
+        # Name the file the user asked for, not the temporary one.
+        raise type(e)(e.errno, e.strerror, str(p)) from None
     try:
         with os.fdopen(fd, "wb") as f:
             f.write(raw)

@@ -216,3 +216,10 @@ def test_photo_reading_over_100_warns_instead_of_blocking(monkeypatch, tmp_path)
     typed.write_text(json.dumps(doc))
     r = run("moves", typed)
     assert r.exit_code == 1 and "first has 120 armies" in r.stderr
+
+
+def test_unwritable_output_names_the_file(midgame, tmp_path):
+    target = tmp_path / "nope" / "x.json"
+    r = run("apply", midgame, "E", "--out", target)
+    assert r.exit_code == 1
+    assert r.stderr.strip() == f"error: {target}: No such file or directory"
