@@ -28,7 +28,7 @@ from aggression_vision.game import Board, GameState
 from aggression_vision.game.mapgen import country_ids
 from aggression_vision.synth.camera import choose_pose, photograph, random_distortion
 from aggression_vision.synth.game import play_game
-from aggression_vision.synth.handwriting import random_style
+from aggression_vision.synth.handwriting import HandStyle, random_style
 from aggression_vision.synth.maps import SynthMap, generate_map
 from aggression_vision.synth.paper import PAGE_SIZES_MM, Pen, random_pen, render_paper
 from aggression_vision.synth.params import SynthParams
@@ -103,6 +103,22 @@ def _translate(smap: SynthMap, off: NDArray[np.float64]) -> SynthMap:
     )
 
 
+def player_styles(rng: np.random.Generator, params: SynthParams) -> dict[str, HandStyle]:
+    """One hand per player, drawn from ``params.hand_sources`` (first's hand drawn first)."""
+    sources = tuple(s for s, _ in params.hand_sources)
+    weights = tuple(w for _, w in params.hand_sources)
+    return {
+        p: random_style(
+            rng,
+            sources=sources,  # type: ignore[arg-type]
+            weights=weights,
+            font_split=params.font_split,  # type: ignore[arg-type]
+            mnist_split=params.mnist_split,  # type: ignore[arg-type]
+        )
+        for p in ("first", "second")
+    }
+
+
 def generate_sample(seed: int, params: SynthParams | None = None) -> Sample:
     """Generate one synthetic photo and its ground-truth document.
 
@@ -175,18 +191,7 @@ def generate_sample(seed: int, params: SynthParams | None = None) -> Sample:
         width_mm=map_pen.width_mm,
         ruler=smap.ruler,
     )
-    sources = tuple(s for s, _ in params.hand_sources)
-    weights = tuple(w for _, w in params.hand_sources)
-    styles = {
-        p: random_style(
-            rng,
-            sources=sources,  # type: ignore[arg-type]
-            weights=weights,
-            font_split=params.font_split,  # type: ignore[arg-type]
-            mnist_split=params.mnist_split,  # type: ignore[arg-type]
-        )
-        for p in ("first", "second")
-    }
+    styles = player_styles(rng, params)
     h0 = float(rng.uniform(*params.digit_height_mm))
     # People write smaller on a map of small countries.
     radii = [p.exterior.distance(c) for p, c in zip(smap.countries, spots, strict=True)]

@@ -52,10 +52,9 @@ from aggression_vision.game import (
 )
 from aggression_vision.synth.camera import choose_pose, photograph, random_distortion
 from aggression_vision.synth.game import _placement
-from aggression_vision.synth.generate import _choice, _place_map, _translate
+from aggression_vision.synth.generate import _choice, _place_map, _translate, player_styles
 from aggression_vision.synth.handwriting import (
     HandStyle,
-    random_style,
     render_crossout,
     render_text,
     render_underline,
@@ -559,18 +558,7 @@ def synth_game(
         width_mm=map_pen.width_mm,
         ruler=smap.ruler,
     )
-    sources = tuple(s for s, _ in params.hand_sources)
-    weights = tuple(w for _, w in params.hand_sources)
-    styles = {
-        p: random_style(
-            prng,
-            sources=sources,  # type: ignore[arg-type]
-            weights=weights,
-            font_split=params.font_split,  # type: ignore[arg-type]
-            mnist_split=params.mnist_split,  # type: ignore[arg-type]
-        )
-        for p in ("first", "second")
-    }
+    styles = player_styles(prng, params)
     spots = [shapely.ops.polylabel(p, tolerance=0.3) for p in smap.countries]
     radii = [p.exterior.distance(c) for p, c in zip(smap.countries, spots, strict=True)]
     h0 = min(float(prng.uniform(*params.digit_height_mm)), max(2.5, float(np.median(radii))))
