@@ -223,6 +223,15 @@ def load_state(
     return state, ann
 
 
+def _load_or_exit(
+    path: Path, to_move: PlayerChoice | None, ocr: OcrBackend, corr: Corrections
+) -> tuple[GameState, Annotations]:
+    """:func:`load_state` for a command: errors become one line and exit 1, warnings are shown."""
+    state, ann = _guard(lambda: load_state(path, to_move=to_move, ocr=ocr.value, corrections=corr))
+    _warn(ann.warnings)
+    return state, ann
+
+
 def conquest_json(state: GameState, move: Conquest) -> dict[str, Any]:
     """``{"target", "attackers", "attack", "defence"}`` for a conquest by the player to move."""
     assert state.to_move is not None
@@ -319,10 +328,7 @@ def moves(
 ) -> None:
     """List the legal moves of the player to move."""
     corr = _corrections(set_, owner, conquered, unoccupied, adjacent, not_adjacent)
-    state, ann = _guard(
-        lambda: load_state(state_path, to_move=to_move, ocr=ocr.value, corrections=corr)
-    )
-    _warn(ann.warnings)
+    state, ann = _load_or_exit(state_path, to_move, ocr, corr)
     if state.phase == 2:
         p = state.to_move
         result: dict[str, Any] = {
@@ -374,10 +380,7 @@ def score(
 ) -> None:
     """Print the score: own countries retained (not conquered)."""
     corr = _corrections(set_, owner, conquered, unoccupied, adjacent, not_adjacent)
-    state, ann = _guard(
-        lambda: load_state(state_path, to_move=to_move, ocr=ocr.value, corrections=corr)
-    )
-    _warn(ann.warnings)
+    state, ann = _load_or_exit(state_path, to_move, ocr, corr)
     s = state.score()
     finished = state.is_over()
     if json_output:
@@ -420,10 +423,7 @@ def suggest(
 ) -> None:
     """Suggest the best move for the player to move, under perfect play."""
     corr = _corrections(set_, owner, conquered, unoccupied, adjacent, not_adjacent)
-    state, ann = _guard(
-        lambda: load_state(state_path, to_move=to_move, ocr=ocr.value, corrections=corr)
-    )
-    _warn(ann.warnings)
+    state, ann = _load_or_exit(state_path, to_move, ocr, corr)
     if state.phase == 2:
         if overlay is not None:
             _warn(["--overlay draws phase-3 attacks; nothing drawn for a phase-2 placement"])
@@ -553,10 +553,7 @@ def check(
     if _names_a_file(move):
         _check_pair(state_path, Path(move), json_output, to_move, ocr.value, corr)
         return
-    state, ann = _guard(
-        lambda: load_state(state_path, to_move=to_move, ocr=ocr.value, corrections=corr)
-    )
-    _warn(ann.warnings)
+    state, ann = _load_or_exit(state_path, to_move, ocr, corr)
     parsed = _guard(lambda: parse_move(move))
     reason = state.check(parsed)
     result = {
