@@ -18,6 +18,7 @@ Stage 2 of the photo reader. Input: a :class:`~aggression_vision.vision.types.Se
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import cv2
@@ -46,6 +47,10 @@ class MarksSettings:
     group_gap_y : float
         Vertical gap, as a fraction of the writing height, that still joins
         components (an underline below a number, a cross-out above it).
+    stack_height : float
+        Components one above the other (no vertical overlap) join only when one of
+        them is flatter than this fraction of the writing height (an underline, a
+        dash, a digit's detached bar): a letter written above a number stays apart.
     mark_threshold : float
         Probability above which a cluster is underlined / crossed out.
     ink_dilate : float
@@ -63,26 +68,30 @@ class MarksSettings:
         Degrees between the trial orientations when the page was not rectified (the
         writing may then lie at any angle); a rectified page is tried at 0, 90, 180
         and 270 degrees only.
-    orientation_refine : float
-        Degrees either side of the best coarse orientation also tried.
+    orientation_refine : tuple of float
+        Successive refinements: degrees either side of the best orientation so far
+        also tried, the median voter deciding. (On tuning photos, seeds 500-523: 16
+        voters, 30-degree steps and one 10-degree refinement found the writing's angle
+        within 10 degrees on 20 of 24 photos; 10 voters and a prior of 0.5 on 13.)
     orientation_prior : float
-        Log-likelihood (nats per voting cluster) another orientation must gain over
-        upright to be chosen: photos are mostly taken upright, and some digits read
-        almost as well upside down (6/9, 1, 8, 0).
+        Log-likelihood (nats, mean per voter) another orientation must gain over
+        upright to be chosen: some digits read almost as well upside down (6/9, 1, 8,
+        0). Kept small: a sheet on a table is photographed from any of its sides.
     """
 
     min_component_area: float = 1.5
     min_component_height: float = 1.5
     group_gap_x: float = 0.45
     group_gap_y: float = 0.35
+    stack_height: float = 0.45
     mark_threshold: float = 0.5
     ink_dilate: float = 0.5
     background_kernel: float = 0.6
     pair_vocabulary: bool = True
-    orientation_clusters: int = 10
+    orientation_clusters: int = 16
     orientation_step: float = 30.0
-    orientation_refine: float = 10.0
-    orientation_prior: float = 0.5
+    orientation_refine: tuple[float, ...] = (10.0,)
+    orientation_prior: float = 0.1
 
 
 @dataclass(frozen=True)
@@ -151,7 +160,9 @@ def read_marks(
     if crops:
         angle = writing_orientation(crops, net, rectified=is_rectified(seg), settings=cfg)
         if angle:
-            crops = [rotate_ink(c, angle) for c in crops]
+            # Group the writing again in the writing's own frame: which strokes are side
+            # by side and which are stacked depends on which way is up.
+            clusters, crops = extract_clusters(rotate_segmentation(seg, angle), cfg)
     readings = read_clusters(crops, clusters, backend=backend, settings=cfg, net=net)
     by_region: dict[int, list[ClusterReading]] = {}
     for r in readings:
@@ -238,6 +249,7 @@ def extract_clusters(
         return a
 
     gx, gy = cfg.group_gap_x * text_h, cfg.group_gap_y * text_h
+    stack = cfg.stack_height * text_h
     by_region: dict[int, list[int]] = {}
     for i in keep:
         by_region.setdefault(int(comp_region[i]), []).append(i)
@@ -248,8 +260,12 @@ def extract_clusters(
                 bx, by, bw, bh, _ = stats[b]
                 dx = max(0, max(ax, bx) - min(ax + aw, bx + bw))
                 dy = max(0, max(ay, by) - min(ay + ah, by + bh))
-                if dx <= gx and dy <= gy:
-                    parent[find(a)] = find(b)
+                if dx > gx or dy > gy:
+                    continue
+                stacked = min(ay + ah, by + bh) <= max(ay, by)
+                if stacked and min(ah, bh) >= stack:
+                    continue
+                parent[find(a)] = find(b)
     groups: dict[int, list[int]] = {}
     for i in keep:
         groups.setdefault(find(i), []).append(i)
@@ -284,6 +300,41 @@ def is_rectified(seg: Segmentation) -> bool:
     m = np.asarray(seg.to_photo, float)
     m = m / m[2, 2]
     return bool(abs(m[0, 1]) + abs(m[1, 0]) + abs(m[2, 0]) + abs(m[2, 1]) > 1e-9)
+
+
+def rotate_segmentation(seg: Segmentation, angle: float) -> Segmentation:
+    """The arrays :func:`extract_clusters` reads, turned by ``angle`` degrees (counter-clockwise).
+
+    Only ``gray``, ``ink``, ``borders``, ``writing``, ``labels`` and ``line_width`` are
+    meaningful in the result (cluster boxes come out in the turned frame); regions,
+    adjacency and the homography are those of ``seg``.
+    """
+    h, w = seg.gray.shape
+    m = cv2.getRotationMatrix2D((w / 2, h / 2), angle % 360, 1.0)
+    c, s_ = abs(m[0, 0]), abs(m[0, 1])
+    nw, nh = int(h * s_ + w * c) + 1, int(h * c + w * s_) + 1
+    m[0, 2] += nw / 2 - w / 2
+    m[1, 2] += nh / 2 - h / 2
+
+    def turn(a: NDArray, border: float, interp: int = cv2.INTER_NEAREST) -> NDArray:
+        return cv2.warpAffine(a, m, (nw, nh), flags=interp, borderValue=border)
+
+    def turn_mask(a: NDArray[np.bool_]) -> NDArray[np.bool_]:
+        return turn(a.astype(np.uint8), 0) > 0
+
+    return Segmentation(
+        image=seg.image,
+        gray=turn(seg.gray, 255, cv2.INTER_LINEAR),
+        ink=turn_mask(seg.ink),
+        borders=turn_mask(seg.borders),
+        writing=turn_mask(seg.writing),
+        labels=turn(seg.labels.astype(np.float32), 0).astype(np.int32),
+        regions=seg.regions,
+        adjacency=seg.adjacency,
+        line_width=seg.line_width,
+        to_photo=seg.to_photo,
+        photo_size=seg.photo_size,
+    )
 
 
 def rotate_ink(ink: NDArray[np.float32], angle: float) -> NDArray[np.float32]:
@@ -323,16 +374,15 @@ def writing_orientation(
     ok = [i for i, h in enumerate(heights) if 0.5 * typical <= h <= 2.0 * typical]
     ok.sort(key=lambda i: -heights[i])
     voters = [crops[i] for i in ok[: cfg.orientation_clusters]] or crops[: cfg.orientation_clusters]
-    prior = cfg.orientation_prior * len(voters)
+    prior = cfg.orientation_prior
     if rectified:
         coarse = [0.0, 90.0, 180.0, 270.0]
     else:
         coarse = list(np.arange(0.0, 360.0, cfg.orientation_step))
     best = _best_angle(voters, net, coarse, prior)
-    if not rectified and cfg.orientation_refine > 0:
-        best = _best_angle(
-            voters, net, [best - cfg.orientation_refine, best, best + cfg.orientation_refine], 0.0
-        )
+    if not rectified:
+        for step in cfg.orientation_refine:
+            best = _best_angle(voters, net, [best - step, best, best + step], 0.0, reduce=np.median)
     return float(best % 360)
 
 
@@ -342,13 +392,20 @@ def _ink_height(ink: NDArray[np.float32]) -> float:
 
 
 def _best_angle(
-    voters: list[NDArray[np.float32]], net: digits.MarkNet, angles: list[float], prior: float
+    voters: list[NDArray[np.float32]],
+    net: digits.MarkNet,
+    angles: list[float],
+    prior: float,
+    reduce: Callable[..., NDArray[np.float64]] = np.mean,
 ) -> float:
     x = np.stack([digits.to_input(rotate_ink(c, a)) for a in angles for c in voters])
     out = net.run(x)
     vocab = digits.vocabulary()[1 : 1 + digits.MAX_ARMIES + len(digits.LETTERS)]
     ll = digits.ctc_log_likelihood(out.logprobs, vocab).max(axis=1)
-    score = ll.reshape(len(angles), len(voters)).sum(axis=1)
+    # The mean over the voters for the quarter turns: numbers that read the same both
+    # ways up (61/19, 6/9, 8) carry no vote, the others decide. The median for small
+    # refinements, where one odd blob should not pull the angle.
+    score = reduce(ll.reshape(len(angles), len(voters)), axis=1)
     # The prior favours the upright reading (angle 0) when it is one of the trials.
     score = score + np.where(np.isclose(np.asarray(angles) % 360, 0.0), prior, 0.0)
     return float(angles[int(np.argmax(score))])
