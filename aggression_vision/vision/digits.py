@@ -182,64 +182,95 @@ def vocabulary() -> tuple[str, ...]:
     return tuple(["", *numbers, *letters, *pairs])
 
 
-def ctc_log_likelihood(logprobs: NDArray[np.float32], candidates: tuple[str, ...]) -> NDArray:
+@dataclass(frozen=True)
+class _Trie:
+    """The candidates' prefix tree: node 0 is the empty prefix, node j > 0 one character
+    (``code[j]``) after its ``parent[j]``; ``end[k]`` is the node of candidate k."""
+
+    parent: NDArray[np.int64]
+    code: NDArray[np.int64]
+    repeat: NDArray[np.bool_]  # the node repeats its parent's character (no blank-free step)
+    end: NDArray[np.int64]
+
+
+@lru_cache(maxsize=64)
+def _trie(candidates: tuple[str, ...]) -> _Trie:
+    index: dict[str, int] = {"": 0}
+    parent, code, repeat = [0], [0], [False]
+    for cand in candidates:
+        for i in range(1, len(cand) + 1):
+            prefix = cand[:i]
+            if prefix not in index:
+                index[prefix] = len(parent)
+                parent.append(index[cand[: i - 1]])
+                code.append(ALPHABET.index(cand[i - 1]) + 1)
+                repeat.append(i > 1 and cand[i - 1] == cand[i - 2])
+    return _Trie(
+        np.array(parent, np.int64),
+        np.array(code, np.int64),
+        np.array(repeat, bool),
+        np.array([index[c] for c in candidates], np.int64),
+    )
+
+
+def ctc_log_likelihood(
+    logprobs: NDArray[np.floating],
+    candidates: tuple[str, ...],
+    *,
+    dtype: type[np.floating] = np.float64,
+) -> NDArray[np.float64]:
     """Log-likelihood of each candidate string for each item of a batch (CTC forward).
+
+    The forward pass runs once over the candidates' prefix tree (numbers 1-100 and the
+    letters share their prefixes: 127 nodes instead of 126 separate label sequences),
+    in the linear domain rescaled at every step (the classic scaled alpha recursion):
+    exact up to rounding. Two states per tree node: "prefix read, last column its last
+    character" and "prefix read, last column blank".
 
     Parameters
     ----------
     logprobs : (N, T, C) float array
         Per-column log probabilities (class 0 = blank).
     candidates : tuple of str
-        Strings over ALPHABET, at most a few characters each.
+        Strings over ALPHABET.
+    dtype : numpy float type
+        Precision of the recursion. float32 is about twice as fast but likelihoods below
+        about exp(-87) times the best prefix's come out as ``-inf``.
 
     Returns
     -------
     (N, K) float64
         ``log p(candidate | input)`` under the CTC model; ``-inf`` when impossible.
     """
-    lp = np.asarray(logprobs, np.float64)
-    n, t_len, _ = lp.shape
-    k = len(candidates)
-    max_len = max((len(c) for c in candidates), default=0)
-    s_len = 2 * max_len + 1
-    # Extended label sequences: blank, c1, blank, c2, ..., blank; padded with blanks and
-    # masked so that padding positions never count.
-    ext = np.zeros((k, s_len), np.int64)
-    valid = np.zeros((k, s_len), bool)
-    skip = np.zeros((k, s_len), bool)  # transition s-2 -> s allowed
-    ends = np.zeros(k, np.int64)
-    for i, cand in enumerate(candidates):
-        codes = encode(cand)
-        ln = 2 * len(codes) + 1
-        ext[i, 1:ln:2] = codes
-        valid[i, :ln] = True
-        ends[i] = ln - 1
-        for s in range(3, ln, 2):
-            skip[i, s] = codes[(s - 1) // 2] != codes[(s - 3) // 2]
-    # Forward pass in the linear domain, rescaled at every step (the classic scaled
-    # alpha recursion): much cheaper than log-sum-exp and exact up to rounding.
-    probs = np.exp(lp)
-    emit = probs[:, :, ext]  # (n, T, k, s)
-    alpha = np.zeros((n, k, s_len))
-    alpha[:, :, 0] = emit[:, 0, :, 0]
-    if s_len > 1:
-        alpha[:, :, 1] = np.where(valid[:, 1], emit[:, 0, :, 1], 0.0)
+    lp = np.asarray(logprobs)
+    n, t_len, n_cls = lp.shape
+    trie = _trie(tuple(candidates))
+    # Class n_cls is a column of zeros: the root node emits nothing.
+    probs = np.zeros((n, t_len, n_cls + 1), dtype)
+    probs[:, :, :n_cls] = np.exp(lp)
+    code = trie.code.copy()
+    code[0] = n_cls
+    emit = probs[:, :, code]  # (n, T, nodes)
+    blank_p = probs[:, :, 0]
+    par = trie.parent
+    # The label state of a node is entered from its parent's blank state, and from its
+    # parent's label state unless the two characters are equal (CTC needs a blank then).
+    step_ok = (~trie.repeat).astype(dtype)
+    lab = np.where(par == 0, emit[:, 0], 0.0).astype(dtype)
+    lab[:, 0] = 0.0
+    blank = np.zeros_like(lab)
+    blank[:, 0] = blank_p[:, 0]
     log_scale = np.zeros(n)
-    skip_f = skip.astype(np.float64)
-    valid_f = valid.astype(np.float64)
-    nxt = np.empty_like(alpha)
     for t in range(1, t_len):
-        nxt[:] = alpha
-        nxt[:, :, 1:] += alpha[:, :, :-1]
-        nxt[:, :, 2:] += alpha[:, :, :-2] * skip_f[None, :, 2:]
-        nxt *= emit[:, t] * valid_f[None]
-        c = nxt.reshape(n, -1).max(axis=1)
-        c = np.where(c > 0, c, 1.0)
-        nxt /= c[:, None, None]
-        log_scale += np.log(c)
-        alpha, nxt = nxt, alpha
-    idx = np.arange(k)
-    last = alpha[:, idx, ends] + np.where(ends > 0, alpha[:, idx, np.maximum(ends - 1, 0)], 0.0)
+        new_lab = (lab + blank[:, par] + lab[:, par] * step_ok) * emit[:, t]
+        blank = (blank + lab) * blank_p[:, t, None]
+        lab = new_lab
+        c = np.maximum(lab.max(axis=1), blank.max(axis=1))
+        c = np.where(c > 0, c, 1.0).astype(dtype)
+        lab /= c[:, None]
+        blank /= c[:, None]
+        log_scale += np.log(c.astype(np.float64))
+    last = (lab[:, trie.end] + blank[:, trie.end]).astype(np.float64)
     with np.errstate(divide="ignore"):
         return np.log(last) + log_scale[:, None]
 

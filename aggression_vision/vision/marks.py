@@ -64,6 +64,9 @@ class MarksSettings:
         mixes letters and digits.
     orientation_clusters : int
         How many of the largest clusters vote on which way the writing is turned.
+    orientation_coarse_clusters : int
+        How many of them vote in the coarse sweep over all angles of a page that was not
+        rectified (the refinements use all ``orientation_clusters``).
     orientation_step : float
         Degrees between the trial orientations when the page was not rectified (the
         writing may then lie at any angle); a rectified page is tried at 0, 90, 180
@@ -89,6 +92,7 @@ class MarksSettings:
     background_kernel: float = 0.6
     pair_vocabulary: bool = True
     orientation_clusters: int = 16
+    orientation_coarse_clusters: int = 8
     orientation_step: float = 30.0
     orientation_refine: tuple[float, ...] = (10.0,)
     orientation_prior: float = 0.1
@@ -375,14 +379,15 @@ def writing_orientation(
     ok.sort(key=lambda i: -heights[i])
     voters = [crops[i] for i in ok[: cfg.orientation_clusters]] or crops[: cfg.orientation_clusters]
     prior = cfg.orientation_prior
+    scorer = _AngleScorer(voters, net)
     if rectified:
-        coarse = [0.0, 90.0, 180.0, 270.0]
-    else:
-        coarse = list(np.arange(0.0, 360.0, cfg.orientation_step))
-    best = _best_angle(voters, net, coarse, prior)
-    if not rectified:
-        for step in cfg.orientation_refine:
-            best = _best_angle(voters, net, [best - step, best, best + step], 0.0, reduce=np.median)
+        return float(scorer.best([0.0, 90.0, 180.0, 270.0], prior))
+    # Any angle is possible: a coarse sweep with the largest voters only (reading 12
+    # angles costs most of the stage), then the refinements with all of them.
+    coarse = list(np.arange(0.0, 360.0, cfg.orientation_step))
+    best = scorer.best(coarse, prior, n_voters=cfg.orientation_coarse_clusters)
+    for step in cfg.orientation_refine:
+        best = scorer.best([best - step, best, best + step], 0.0, reduce=np.median)
     return float(best % 360)
 
 
@@ -391,24 +396,42 @@ def _ink_height(ink: NDArray[np.float32]) -> float:
     return float(rows[-1] - rows[0] + 1) if rows.size else 0.0
 
 
-def _best_angle(
-    voters: list[NDArray[np.float32]],
-    net: digits.MarkNet,
-    angles: list[float],
-    prior: float,
-    reduce: Callable[..., NDArray[np.float64]] = np.mean,
-) -> float:
-    x = np.stack([digits.to_input(rotate_ink(c, a)) for a in angles for c in voters])
-    out = net.run(x)
-    vocab = digits.vocabulary()[1 : 1 + digits.MAX_ARMIES + len(digits.LETTERS)]
-    ll = digits.ctc_log_likelihood(out.logprobs, vocab).max(axis=1)
-    # The mean over the voters for the quarter turns: numbers that read the same both
-    # ways up (61/19, 6/9, 8) carry no vote, the others decide. The median for small
-    # refinements, where one odd blob should not pull the angle.
-    score = reduce(ll.reshape(len(angles), len(voters)), axis=1)
-    # The prior favours the upright reading (angle 0) when it is one of the trials.
-    score = score + np.where(np.isclose(np.asarray(angles) % 360, 0.0), prior, 0.0)
-    return float(angles[int(np.argmax(score))])
+class _AngleScorer:
+    """Per-voter text log-likelihoods at trial rotations, each read by the network once."""
+
+    def __init__(self, voters: list[NDArray[np.float32]], net: digits.MarkNet) -> None:
+        self.voters = voters
+        self.net = net
+        self.cache: dict[tuple[float, int], float] = {}
+        self.vocab = digits.vocabulary()[1 : 1 + digits.MAX_ARMIES + len(digits.LETTERS)]
+
+    def scores(self, angles: list[float], n_voters: int | None = None) -> NDArray[np.float64]:
+        """(len(angles), voters) best text log-likelihood of each voter at each angle."""
+        nv = len(self.voters) if n_voters is None else min(n_voters, len(self.voters))
+        keys = [(round(float(a) % 360, 6), v) for a in angles for v in range(nv)]
+        todo = [k for k in dict.fromkeys(keys) if k not in self.cache]
+        if todo:
+            x = np.stack([digits.to_input(rotate_ink(self.voters[v], a)) for a, v in todo])
+            out = self.net.run(x)
+            ll = digits.ctc_log_likelihood(out.logprobs, self.vocab).max(axis=1)
+            self.cache.update(zip(todo, ll.tolist(), strict=True))
+        return np.array([self.cache[k] for k in keys]).reshape(len(angles), nv)
+
+    def best(
+        self,
+        angles: list[float],
+        prior: float,
+        reduce: Callable[..., NDArray[np.float64]] = np.mean,
+        n_voters: int | None = None,
+    ) -> float:
+        """The angle of ``angles`` whose voters read best as text."""
+        # The mean over the voters for the quarter turns: numbers that read the same both
+        # ways up (61/19, 6/9, 8) carry no vote, the others decide. The median for small
+        # refinements, where one odd blob should not pull the angle.
+        score = reduce(self.scores(angles, n_voters), axis=1)
+        # The prior favours the upright reading (angle 0) when it is one of the trials.
+        score = score + np.where(np.isclose(np.asarray(angles) % 360, 0.0), prior, 0.0)
+        return float(angles[int(np.argmax(score))])
 
 
 def read_clusters(

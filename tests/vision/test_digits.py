@@ -105,3 +105,17 @@ def test_reads_rendered_numbers() -> None:
     # Clean numbers: neither underlined nor crossed out.
     assert np.mean(out.underlined < 0.5) >= 0.9
     assert np.mean(out.crossed < 0.5) >= 0.9
+
+
+def test_ctc_log_likelihood_float32_agrees_and_prefixes_are_shared() -> None:
+    rng = np.random.default_rng(5)
+    logits = rng.normal(size=(4, 32, len(digits.ALPHABET) + 1))
+    lp = logits - np.log(np.exp(logits).sum(axis=2, keepdims=True))
+    vocab = digits.vocabulary()[:127] + ("A12", "B100", "A1")
+    ll64 = digits.ctc_log_likelihood(lp, vocab)
+    ll32 = digits.ctc_log_likelihood(lp.astype(np.float32), vocab, dtype=np.float32)
+    assert np.all(np.isfinite(ll64))
+    np.testing.assert_allclose(ll32, ll64, rtol=1e-4, atol=1e-3)
+    # One candidate alone scores as it does among the others.
+    alone = digits.ctc_log_likelihood(lp, ("A12",))[:, 0]
+    np.testing.assert_allclose(alone, ll64[:, vocab.index("A12")], rtol=1e-9)
