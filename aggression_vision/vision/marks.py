@@ -80,6 +80,16 @@ class MarksSettings:
         Log-likelihood (nats, mean per voter) another orientation must gain over
         upright to be chosen: some digits read almost as well upside down (6/9, 1, 8,
         0). Kept small: a sheet on a table is photographed from any of its sides.
+    residue_bar_length : float
+        A component is made of straight bars parallel to the page's sides when opening
+        it with a line as long as this fraction of its width (height) keeps ...
+    residue_coverage : float
+        ... at least this fraction of its pixels; two such thin bars crossing inside
+        the box are a crossing of printed ruling lines, left behind by the ruling
+        removal.
+    residue_max_size : float
+        ... when neither side of its box is longer than this many line widths (a
+        crossing, not a character).
     """
 
     min_component_area: float = 1.5
@@ -96,6 +106,9 @@ class MarksSettings:
     orientation_step: float = 30.0
     orientation_refine: tuple[float, ...] = (10.0,)
     orientation_prior: float = 0.1
+    residue_bar_length: float = 0.5
+    residue_coverage: float = 0.85
+    residue_max_size: float = 5.0
 
 
 @dataclass(frozen=True)
@@ -105,6 +118,8 @@ class Cluster:
     region: int
     bbox: tuple[int, int, int, int]  # x0, y0, x1, y1 (exclusive)
     components: tuple[int, ...]
+    #: Height of the cluster's box over the typical writing height of the page.
+    height: float = 1.0
 
 
 @dataclass(frozen=True)
@@ -237,6 +252,7 @@ def extract_clusters(
         if max(w, h) < cfg.min_component_height * lw:
             continue
         keep.append(i)
+    keep = _drop_ruling_residue(keep, cc, stats, lw, cfg)
     if not keep:
         return [], []
     heights = np.array([stats[i][3] for i in keep], float)
@@ -294,9 +310,60 @@ def extract_clusters(
         inside = dark[mask]
         top = float(np.percentile(inside, 90)) if inside.size else 0.0
         ink = np.where(mask, np.clip(dark / max(top, 1.0), 0.0, 1.0), 0.0).astype(np.float32)
-        clusters.append(Cluster(int(comp_region[comps[0]]), (x0, y0, x1, y1), tuple(comps)))
+        clusters.append(
+            Cluster(int(comp_region[comps[0]]), (x0, y0, x1, y1), tuple(comps), (y1 - y0) / text_h)
+        )
         crops.append(ink)
     return clusters, crops
+
+
+def _drop_ruling_residue(
+    keep: list[int],
+    cc: NDArray[np.int32],
+    stats: NDArray[np.int32],
+    line_width: float,
+    cfg: MarksSettings,
+) -> list[int]:
+    """Leave out the components that are crossings of the paper's printed ruling.
+
+    Where two printed lines of squared paper cross, the ruling removal of the region
+    stage may leave a small "+" of two short straight bars. Its bars are exactly
+    parallel to the page's sides (the working image is the rectified page, turned by a
+    multiple of 90 degrees), which handwriting never is over a whole component, and a
+    "+" is no character of the vocabulary (read, it comes out as a crossed-out "1").
+    """
+    out = []
+    for i in keep:
+        x, y, w, h, _ = stats[i]
+        if max(w, h) > cfg.residue_max_size * line_width:
+            out.append(i)
+            continue
+        m = (cc[y : y + h, x : x + w] == i).astype(np.uint8)
+        if _straight_shape(m, cfg.residue_bar_length, cfg.residue_coverage) != "cross":
+            out.append(i)
+    return out
+
+
+def _straight_shape(m: NDArray[np.uint8], length: float, coverage: float) -> str:
+    """ "cross", "bar" or "" for a component mask made of axis-parallel straight bars or not."""
+    h, w = m.shape
+    # One length for both directions, from the longer side: a flat bar has no vertical part.
+    k = max(3, round(length * max(h, w)))
+    horiz = cv2.morphologyEx(m, cv2.MORPH_OPEN, np.ones((1, k), np.uint8))
+    vert = cv2.morphologyEx(m, cv2.MORPH_OPEN, np.ones((k, 1), np.uint8))
+    on = int(np.count_nonzero(m))
+    if not on or np.count_nonzero((horiz | vert) & m) < coverage * on:
+        return ""
+    rows = np.nonzero(horiz.any(axis=1))[0]
+    cols = np.nonzero(vert.any(axis=0))[0]
+    if rows.size and cols.size:
+        # Two thin bars (each a few rows / columns of the box, not a blob or a thick
+        # stroke) crossing inside the box (not an L or T of a border corner).
+        thin = rows.size <= 0.35 * h and cols.size <= 0.35 * w
+        mid_r = np.any((rows > 0.2 * h) & (rows < 0.8 * h))
+        mid_c = np.any((cols > 0.2 * w) & (cols < 0.8 * w))
+        return "cross" if thin and mid_r and mid_c else ""
+    return "bar" if max(h, w) >= 3 * min(h, w) else ""
 
 
 def is_rectified(seg: Segmentation) -> bool:

@@ -156,3 +156,43 @@ def test_rotate_ink_quarter_turns_and_angles() -> None:
     r = rotate_ink(ink, 45)
     assert r.shape[0] > 10 and r.shape[1] > 10
     assert r.sum() == pytest.approx(ink.sum(), rel=0.1)
+
+
+def _grid_crossings(seg: Segmentation, x0: int, x1: int, step: int = 45) -> None:
+    """Draw "+" residue of squared paper (thin bars, 4 line widths) on a page's writing."""
+    for y in range(25, CELL_H - 20, step):
+        for x in range(x0 + 20, x1 - 20, step):
+            for a in (seg.writing, seg.ink):
+                a[y - 1 : y + 1, x - 6 : x + 6] = True
+                a[y - 6 : y + 6, x - 1 : x + 1] = True
+            seg.gray[y - 1 : y + 1, x - 6 : x + 6] = 120
+            seg.gray[y - 6 : y + 6, x - 1 : x + 1] = 120
+
+
+def test_ruling_crossings_are_not_numbers() -> None:
+    seg = _page([{}, {"number": 23}], seed=4)
+    _grid_crossings(seg, 0, CELL_W)
+    marks = read_marks(seg)
+    assert marks[1].armies is None
+    assert marks[2].armies == 23
+
+
+def test_straight_shape_tells_crossings_from_characters() -> None:
+    from aggression_vision.vision.marks import _straight_shape
+
+    plus = np.zeros((12, 12), np.uint8)
+    plus[5:7, :] = 1
+    plus[:, 5:7] = 1
+    assert _straight_shape(plus, 0.5, 0.85) == "cross"
+    tee = np.zeros((12, 12), np.uint8)  # a T: the bars meet at the box's edge
+    tee[0:2, :] = 1
+    tee[:, 5:7] = 1
+    assert _straight_shape(tee, 0.5, 0.85) == ""
+    blob = np.ones((8, 8), np.uint8)
+    assert _straight_shape(blob, 0.5, 0.85) == ""
+    rng = np.random.default_rng(0)
+    for text in "147":
+        img, _ = hw.render_text(
+            text, rng, height_px=34, style=hw.random_style(rng, sources=("stroke",))
+        )
+        assert _straight_shape((img > 0.35).astype(np.uint8), 0.5, 0.85) != "cross", text
