@@ -19,7 +19,7 @@ Stage 2 of the photo reader. Input: a :class:`~aggression_vision.vision.types.Se
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -80,6 +80,16 @@ class MarksSettings:
         Log-likelihood (nats, mean per voter) another orientation must gain over
         upright to be chosen: some digits read almost as well upside down (6/9, 1, 8,
         0). Kept small: a sheet on a table is photographed from any of its sides.
+    split_max : int
+        A cluster of several columns of ink is also read cut in two at its this many
+        widest gaps between columns ...
+    split_min_prob : float
+        ... and replaced by its two parts when one reads as a letter and the other as a
+        number, both with at least this posterior (a country's letter written next to
+        its number groups with it; read whole, "A8" tends to come out as "48").
+    split_not_letters : str
+        Letters a part may not be read as for a split: they are also digits ("1O" is
+        the number 10, not 1 and the letter O).
     residue_bar_length : float
         A component is made of straight bars parallel to the page's sides when opening
         it with a line as long as this fraction of its width (height) keeps ...
@@ -106,6 +116,9 @@ class MarksSettings:
     orientation_step: float = 30.0
     orientation_refine: tuple[float, ...] = (10.0,)
     orientation_prior: float = 0.1
+    split_max: int = 2
+    split_min_prob: float = 0.5
+    split_not_letters: str = "IO"
     residue_bar_length: float = 0.5
     residue_coverage: float = 0.85
     residue_max_size: float = 5.0
@@ -120,6 +133,9 @@ class Cluster:
     components: tuple[int, ...]
     #: Height of the cluster's box over the typical writing height of the page.
     height: float = 1.0
+    #: For one side of a trial split (see :func:`split_clusters`): the index of the
+    #: whole cluster in the page's list, and 0 (left part) or 1 (right part).
+    split_of: tuple[int, int] | None = None
 
 
 @dataclass(frozen=True)
@@ -174,15 +190,17 @@ def read_marks(
     if backend not in ("cnn", "tesseract"):
         raise ValueError(f"unknown OCR backend {backend!r} (expected 'cnn' or 'tesseract')")
     cfg = _settings(settings)
-    clusters, crops = extract_clusters(seg, cfg)
+    clusters, crops = extract_clusters(seg, cfg, splits=True)
     net = digits.load_net() if crops else None
     if crops:
-        angle = writing_orientation(crops, net, rectified=is_rectified(seg), settings=cfg)
+        whole = [c for c, cl in zip(crops, clusters, strict=True) if cl.split_of is None]
+        angle = writing_orientation(whole, net, rectified=is_rectified(seg), settings=cfg)
         if angle:
             # Group the writing again in the writing's own frame: which strokes are side
             # by side and which are stacked depends on which way is up.
-            clusters, crops = extract_clusters(rotate_segmentation(seg, angle), cfg)
+            clusters, crops = extract_clusters(rotate_segmentation(seg, angle), cfg, splits=True)
     readings = read_clusters(crops, clusters, backend=backend, settings=cfg, net=net)
+    readings = resolve_splits(readings, cfg)
     by_region: dict[int, list[ClusterReading]] = {}
     for r in readings:
         by_region.setdefault(r.cluster.region, []).append(r)
@@ -199,9 +217,13 @@ def _settings(settings: object) -> MarksSettings:
 
 
 def extract_clusters(
-    seg: Segmentation, settings: MarksSettings | None = None
+    seg: Segmentation, settings: MarksSettings | None = None, *, splits: bool = False
 ) -> tuple[list[Cluster], list[NDArray[np.float32]]]:
     """Group the writing of each region into clusters and cut out their ink.
+
+    With ``splits``, the clusters are followed by the two parts of each trial split of a
+    cluster between its columns of ink (a letter written next to a number groups with
+    it); those carry ``split_of``. See :func:`resolve_splits`.
 
     Returns
     -------
@@ -289,32 +311,99 @@ def extract_clusters(
     groups: dict[int, list[int]] = {}
     for i in keep:
         groups.setdefault(find(i), []).append(i)
+    cut = _Cutter(seg, cc, stats, comp_region, text_h, cfg)
     clusters: list[Cluster] = []
     crops: list[NDArray[np.float32]] = []
-    pad = int(round(cfg.ink_dilate * lw)) + 2
-    hh, ww = seg.gray.shape
-    k = max(3, int(round(cfg.background_kernel * text_h)) | 1)
-    grow = np.ones((2 * int(round(cfg.ink_dilate * lw)) + 1,) * 2, np.uint8)
     for comps in sorted(groups.values(), key=lambda c: (stats[c[0]][1], stats[c[0]][0])):
+        cl, ink = cut(comps)
+        clusters.append(cl)
+        crops.append(ink)
+    if splits:
+        for j, cl in enumerate(list(clusters)):
+            for left, right in _column_splits(cl.components, stats, cfg.split_max):
+                for side, part in enumerate((left, right)):
+                    pc, ink = cut(part)
+                    clusters.append(replace(pc, split_of=(j, side)))
+                    crops.append(ink)
+    return clusters, crops
+
+
+class _Cutter:
+    """Cuts the ink of a set of components out of the page (see :func:`extract_clusters`)."""
+
+    def __init__(
+        self,
+        seg: Segmentation,
+        cc: NDArray[np.int32],
+        stats: NDArray[np.int32],
+        comp_region: NDArray[np.int32],
+        text_h: float,
+        cfg: MarksSettings,
+    ) -> None:
+        lw = max(float(seg.line_width), 1.0)
+        self.seg, self.cc, self.stats, self.comp_region, self.text_h = (
+            seg,
+            cc,
+            stats,
+            comp_region,
+            text_h,
+        )
+        self.pad = int(round(cfg.ink_dilate * lw)) + 2
+        self.k = max(3, int(round(cfg.background_kernel * text_h)) | 1)
+        self.grow = np.ones((2 * int(round(cfg.ink_dilate * lw)) + 1,) * 2, np.uint8)
+
+    def __call__(self, comps: list[int]) -> tuple[Cluster, NDArray[np.float32]]:
+        stats, pad, k = self.stats, self.pad, self.k
+        hh, ww = self.seg.gray.shape
         x0 = min(stats[c][0] for c in comps)
         y0 = min(stats[c][1] for c in comps)
         x1 = max(stats[c][0] + stats[c][2] for c in comps)
         y1 = max(stats[c][1] + stats[c][3] for c in comps)
         bx0, by0 = max(0, x0 - pad - k), max(0, y0 - pad - k)
         bx1, by1 = min(ww, x1 + pad + k), min(hh, y1 + pad + k)
-        mask = np.isin(cc[by0:by1, bx0:bx1], comps).astype(np.uint8)
-        mask = cv2.dilate(mask, grow) > 0
-        gray = seg.gray[by0:by1, bx0:bx1].astype(np.float32)
+        mask = np.isin(self.cc[by0:by1, bx0:bx1], comps).astype(np.uint8)
+        mask = cv2.dilate(mask, self.grow) > 0
+        gray = self.seg.gray[by0:by1, bx0:bx1].astype(np.float32)
         paper = cv2.dilate(gray, np.ones((k, k), np.uint8))
         dark = np.clip(paper - gray, 0, None)
         inside = dark[mask]
         top = float(np.percentile(inside, 90)) if inside.size else 0.0
         ink = np.where(mask, np.clip(dark / max(top, 1.0), 0.0, 1.0), 0.0).astype(np.float32)
-        clusters.append(
-            Cluster(int(comp_region[comps[0]]), (x0, y0, x1, y1), tuple(comps), (y1 - y0) / text_h)
-        )
-        crops.append(ink)
-    return clusters, crops
+        region = int(self.comp_region[comps[0]])
+        cl = Cluster(region, (x0, y0, x1, y1), tuple(comps), (y1 - y0) / self.text_h)
+        return cl, ink
+
+
+def _column_splits(
+    comps: tuple[int, ...], stats: NDArray[np.int32], max_splits: int
+) -> list[tuple[list[int], list[int]]]:
+    """Ways to cut a cluster into a left and a right part between its columns of ink.
+
+    Components whose horizontal extents overlap form one column (a digit with its
+    detached bar, a number with its underline); the cuts are tried at the widest gaps
+    between columns, at most ``max_splits`` of them.
+    """
+    if len(comps) < 2 or max_splits <= 0:
+        return []
+    order = sorted(comps, key=lambda c: stats[c][0])
+    columns: list[list[int]] = [[order[0]]]
+    right = stats[order[0]][0] + stats[order[0]][2]
+    gaps: list[int] = []
+    for c in order[1:]:
+        x, w = stats[c][0], stats[c][2]
+        if x < right:
+            columns[-1].append(c)
+        else:
+            gaps.append(int(x - right))
+            columns.append([c])
+        right = max(right, x + w)
+    cuts = sorted(range(len(gaps)), key=lambda g: -gaps[g])[:max_splits]
+    out = []
+    for g in sorted(cuts):
+        left = [c for col in columns[: g + 1] for c in col]
+        rest = [c for col in columns[g + 1 :] for c in col]
+        out.append((left, rest))
+    return out
 
 
 def _drop_ruling_residue(
@@ -570,6 +659,43 @@ def best_readings(
         texts.append(cand[j])
         probs.append(float(post[j]))
     return texts, probs
+
+
+def resolve_splits(
+    readings: list[ClusterReading], settings: MarksSettings | None = None
+) -> list[ClusterReading]:
+    """Keep each whole cluster, or the two parts of one of its trial splits.
+
+    ``readings`` are those of :func:`extract_clusters` with ``splits=True``: the whole
+    clusters first, then the parts. A split wins when one part reads as a letter and the
+    other as a number, both confidently (the best such split by its weaker part).
+    """
+    cfg = settings or MarksSettings()
+    whole = [r for r in readings if r.cluster.split_of is None]
+    parts: dict[int, list[ClusterReading]] = {}
+    for r in readings:
+        if r.cluster.split_of is not None:
+            parts.setdefault(r.cluster.split_of[0], []).append(r)
+    out: list[ClusterReading] = []
+    for j, r in enumerate(whole):
+        best: tuple[ClusterReading, ClusterReading] | None = None
+        best_p = cfg.split_min_prob
+        cand = parts.get(j, [])
+        for a, b in zip(cand[::2], cand[1::2], strict=True):
+            kinds = {_kind(a.text, cfg), _kind(b.text, cfg)}
+            p = min(a.probability, b.probability)
+            if kinds == {"letter", "number"} and p > best_p:
+                best, best_p = (a, b), p
+        out.extend(best if best else (r,))
+    return out
+
+
+def _kind(text: str, cfg: MarksSettings) -> str:
+    if text.isdigit():
+        return "number"
+    if len(text) == 1 and text.isalpha() and text not in cfg.split_not_letters:
+        return "letter"
+    return ""
 
 
 def combine(readings: list[ClusterReading], settings: MarksSettings | None = None) -> CountryMarks:

@@ -196,3 +196,27 @@ def test_straight_shape_tells_crossings_from_characters() -> None:
             text, rng, height_px=34, style=hw.random_style(rng, sources=("stroke",))
         )
         assert _straight_shape((img > 0.35).astype(np.uint8), 0.5, 0.85) != "cross", text
+
+
+def test_letter_next_to_number_is_split_off() -> None:
+    from aggression_vision.vision.marks import (
+        Cluster,
+        ClusterReading,
+        _column_splits,
+        resolve_splits,
+    )
+
+    # Components 1 (x 0-10), 2 (x 5-12: overlaps 1, same column), 3 (x 20-30).
+    stats = np.array([[0, 0, 0, 0, 0], [0, 0, 10, 20, 50], [5, 18, 7, 3, 10], [20, 0, 10, 20, 50]])
+    assert _column_splits((1, 2, 3), stats, 2) == [([1, 2], [3])]
+    assert _column_splits((1, 2), stats, 2) == []
+
+    def reading(text: str, p: float, split_of: tuple[int, int] | None = None) -> ClusterReading:
+        return ClusterReading(Cluster(1, (0, 0, 30, 20), (1,), split_of=split_of), text, p, 0, 0)
+
+    whole = reading("48", 0.4)
+    assert resolve_splits([whole, reading("A", 0.9, (0, 0)), reading("8", 0.8, (0, 1))]) != [whole]
+    # Two numbers, or a letter that is also a digit, or a doubtful part: kept whole.
+    assert resolve_splits([whole, reading("4", 0.9, (0, 0)), reading("8", 0.8, (0, 1))]) == [whole]
+    assert resolve_splits([whole, reading("O", 0.9, (0, 0)), reading("8", 0.8, (0, 1))]) == [whole]
+    assert resolve_splits([whole, reading("A", 0.3, (0, 0)), reading("8", 0.8, (0, 1))]) == [whole]
