@@ -90,6 +90,13 @@ class MarksSettings:
     split_not_letters : str
         Letters a part may not be read as for a split: they are also digits ("1O" is
         the number 10, not 1 and the letter O).
+    underline_gap : float
+        A flat cluster apart from the number is its underline when it lies below the
+        number's middle, at most this many writing heights below its box, under at
+        least half of it ...
+    underline_max_width : float
+        ... and at most this many times as wide as the number (wider: a border or
+        ruling line).
     residue_bar_length : float
         A component is made of straight bars parallel to the page's sides when opening
         it with a line as long as this fraction of its width (height) keeps ...
@@ -119,6 +126,8 @@ class MarksSettings:
     split_max: int = 2
     split_min_prob: float = 0.5
     split_not_letters: str = "IO"
+    underline_gap: float = 0.8
+    underline_max_width: float = 2.0
     residue_bar_length: float = 0.5
     residue_coverage: float = 0.85
     residue_max_size: float = 5.0
@@ -711,13 +720,18 @@ def combine(readings: list[ClusterReading], settings: MarksSettings | None = Non
     num = max(numbers, key=lambda r: r.probability)
     underlined = num.underlined
     crossed = num.crossed
-    # An underline or cross-out drawn apart from the number forms its own cluster
-    # that reads as nothing; it still counts.
+    # An underline or cross-out drawn apart from the number forms its own cluster that
+    # reads as nothing; it counts where it lies as one: a flat stroke just below the
+    # number (an underline), a stroke over the number's box (a cross-out). Elsewhere in
+    # the country such a stroke is a piece of border or ruling, whatever the network
+    # makes of it on its own.
     for r in readings:
         if r is num or r.text:
             continue
-        underlined = max(underlined, r.underlined)
-        crossed = max(crossed, r.crossed)
+        if _below(r.cluster, num.cluster, cfg):
+            underlined = max(underlined, r.underlined)
+        if _over(r.cluster, num.cluster):
+            crossed = max(crossed, r.crossed)
     u = underlined > cfg.mark_threshold
     c = crossed > cfg.mark_threshold
     conf = num.probability * max(underlined, 1 - underlined) * max(crossed, 1 - crossed)
@@ -725,3 +739,27 @@ def combine(readings: list[ClusterReading], settings: MarksSettings | None = Non
         conf *= 0.5  # two numbers in one country: something is misread
     letter = letter_r.letter if letter_r else None
     return CountryMarks(num.number, u, c, letter, float(conf))
+
+
+def _below(mark: Cluster, num: Cluster, cfg: MarksSettings) -> bool:
+    """Whether ``mark`` lies as an underline of ``num`` (boxes in the writing's frame)."""
+    mx0, my0, mx1, my1 = mark.bbox
+    nx0, ny0, nx1, ny1 = num.bbox
+    text_h = (ny1 - ny0) / max(num.height, 1e-6)
+    overlap = min(mx1, nx1) - max(mx0, nx0)
+    return (
+        mark.height <= cfg.stack_height
+        and overlap >= 0.5 * min(mx1 - mx0, nx1 - nx0)
+        and mx1 - mx0 <= cfg.underline_max_width * (nx1 - nx0)
+        and my0 >= (ny0 + ny1) / 2
+        and my0 - ny1 <= cfg.underline_gap * text_h
+    )
+
+
+def _over(mark: Cluster, num: Cluster) -> bool:
+    """Whether ``mark`` covers at least half of ``num``'s box (a detached cross-out)."""
+    mx0, my0, mx1, my1 = mark.bbox
+    nx0, ny0, nx1, ny1 = num.bbox
+    ix = max(0, min(mx1, nx1) - max(mx0, nx0))
+    iy = max(0, min(my1, ny1) - max(my0, ny0))
+    return ix * iy >= 0.5 * (nx1 - nx0) * (ny1 - ny0)

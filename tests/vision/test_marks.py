@@ -220,3 +220,20 @@ def test_letter_next_to_number_is_split_off() -> None:
     assert resolve_splits([whole, reading("4", 0.9, (0, 0)), reading("8", 0.8, (0, 1))]) == [whole]
     assert resolve_splits([whole, reading("O", 0.9, (0, 0)), reading("8", 0.8, (0, 1))]) == [whole]
     assert resolve_splits([whole, reading("A", 0.3, (0, 0)), reading("8", 0.8, (0, 1))]) == [whole]
+
+
+def test_detached_strokes_count_only_where_they_lie() -> None:
+    from aggression_vision.vision.marks import Cluster, ClusterReading, combine
+
+    def reading(text: str, box: tuple[int, int, int, int], u: float, c: float) -> ClusterReading:
+        height = (box[3] - box[1]) / 40  # writing 40 px high
+        return ClusterReading(Cluster(1, box, (1,), height), text, 0.9, u, c)
+
+    num = reading("12", (100, 100, 160, 140), 0.1, 0.1)
+    under = reading("", (95, 146, 165, 152), 0.8, 0.0)  # flat, just below
+    far = reading("", (300, 146, 370, 152), 0.8, 0.9)  # flat, elsewhere in the country
+    slash = reading("", (90, 95, 170, 145), 0.0, 0.9)  # across the number's box
+    assert combine([num, under]).underlined
+    m = combine([num, far])
+    assert not m.underlined and not m.crossed
+    assert combine([num, slash]).crossed
