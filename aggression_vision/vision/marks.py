@@ -242,37 +242,14 @@ def extract_clusters(
     """
     cfg = settings or MarksSettings()
     lw = max(float(seg.line_width), 1.0)
-    # The region stage's writing mask, plus any ink it left out of both the borders and
-    # the writing (small letters, detached underlines): better read and rejected by the
-    # recogniser than never seen.
-    writing = np.ascontiguousarray((seg.writing | (seg.ink & ~seg.borders)).astype(np.uint8))
+    writing = np.ascontiguousarray(_writing_union(seg).astype(np.uint8))
     n, cc, stats, _ = cv2.connectedComponentsWithStats(writing, connectivity=8)
     if n <= 1:
         return [], []
-    labels = seg.labels
-    # Writing pixels may carry label 0 (when the region stage leaves them out of the
-    # country); borrow the label of the nearest country pixels around them.
-    grown = labels
-    for _ in range(3):
-        if not np.any((grown == 0) & (writing > 0)):
-            break
-        grown = np.where(
-            grown > 0, grown, cv2.dilate(grown.astype(np.float32), np.ones((5, 5))).astype(np.int32)
-        )
-    comp_region = np.zeros(n, np.int32)
-    flat_cc = cc.ravel()
-    flat_lab = grown.ravel()
-    sel = (flat_cc > 0) & (flat_lab > 0)
-    if np.any(sel):
-        pairs = flat_cc[sel].astype(np.int64) * (int(flat_lab.max()) + 1) + flat_lab[sel]
-        uniq, counts = np.unique(pairs, return_counts=True)
-        comp = uniq // (int(flat_lab.max()) + 1)
-        lab = uniq % (int(flat_lab.max()) + 1)
-        best = np.zeros(n, np.int64)
-        for c, lb, k in zip(comp, lab, counts, strict=True):
-            if k > best[c]:
-                best[c] = k
-                comp_region[c] = lb
+    big = (stats[:, 4] >= cfg.min_component_area * lw * lw) & (
+        np.maximum(stats[:, 2], stats[:, 3]) >= cfg.min_component_height * lw
+    )
+    comp_region = _component_regions(cc, n, stats, seg.labels, big)
     keep = []
     for i in range(1, n):
         x, y, w, h, area = stats[i]
@@ -415,6 +392,44 @@ def _column_splits(
     return out
 
 
+def _component_regions(
+    cc: NDArray[np.int32],
+    n: int,
+    stats: NDArray[np.int32],
+    labels: NDArray[np.int32],
+    wanted: NDArray[np.bool_],
+) -> NDArray[np.int32]:
+    """The region of each writing component: the label most of its labelled pixels carry.
+
+    A ``wanted`` component none of whose pixels carries a label (the region stage left
+    it out of every country) borrows the commonest label within a few pixels around it.
+    """
+    comp_region = np.zeros(n, np.int32)
+    flat_cc = cc.ravel()
+    flat_lab = labels.ravel()
+    sel = (flat_cc > 0) & (flat_lab > 0)
+    if np.any(sel):
+        base = int(flat_lab.max()) + 1
+        pairs = flat_cc[sel].astype(np.int64) * base + flat_lab[sel]
+        uniq, counts = np.unique(pairs, return_counts=True)
+        # Sorted by count, the last pair of each component is its majority label.
+        order = np.argsort(counts, kind="stable")
+        comp_region[uniq[order] // base] = uniq[order] % base
+    reach = 6  # pixels: three 5x5 dilations, as far as a border's width
+    hh, ww = labels.shape
+    for i in np.nonzero((comp_region == 0) & wanted)[0]:
+        if i == 0:
+            continue
+        x, y, w, h, _ = stats[i]
+        x0, y0 = max(0, x - reach), max(0, y - reach)
+        x1, y1 = min(ww, x + w + reach), min(hh, y + h + reach)
+        near = cv2.dilate((cc[y0:y1, x0:x1] == i).astype(np.uint8), np.ones((13, 13), np.uint8))
+        lab = labels[y0:y1, x0:x1][(near > 0) & (labels[y0:y1, x0:x1] > 0)]
+        if lab.size:
+            comp_region[i] = int(np.bincount(lab).argmax())
+    return comp_region
+
+
 def _drop_ruling_residue(
     keep: list[int],
     cc: NDArray[np.int32],
@@ -474,9 +489,11 @@ def is_rectified(seg: Segmentation) -> bool:
 def rotate_segmentation(seg: Segmentation, angle: float) -> Segmentation:
     """The arrays :func:`extract_clusters` reads, turned by ``angle`` degrees (counter-clockwise).
 
-    Only ``gray``, ``ink``, ``borders``, ``writing``, ``labels`` and ``line_width`` are
-    meaningful in the result (cluster boxes come out in the turned frame); regions,
-    adjacency and the homography are those of ``seg``.
+    Only ``gray``, ``writing``, ``labels`` and ``line_width`` are meaningful in the
+    result: its ``writing`` is all the ink :func:`extract_clusters` reads (the writing
+    and the stray ink that is not border), ``ink`` the same array, ``borders`` empty.
+    Cluster boxes come out in the turned frame; regions, adjacency and the homography
+    are those of ``seg``.
     """
     h, w = seg.gray.shape
     m = cv2.getRotationMatrix2D((w / 2, h / 2), angle % 360, 1.0)
@@ -488,22 +505,34 @@ def rotate_segmentation(seg: Segmentation, angle: float) -> Segmentation:
     def turn(a: NDArray, border: float, interp: int = cv2.INTER_NEAREST) -> NDArray:
         return cv2.warpAffine(a, m, (nw, nh), flags=interp, borderValue=border)
 
-    def turn_mask(a: NDArray[np.bool_]) -> NDArray[np.bool_]:
-        return turn(a.astype(np.uint8), 0) > 0
-
+    writing = turn(_writing_union(seg).astype(np.uint8), 0) > 0
+    if int(seg.labels.max(initial=0)) < 65536:
+        labels = turn(seg.labels.astype(np.uint16), 0).astype(np.int32)
+    else:
+        labels = turn(seg.labels.astype(np.float32), 0).astype(np.int32)
     return Segmentation(
         image=seg.image,
         gray=turn(seg.gray, 255, cv2.INTER_LINEAR),
-        ink=turn_mask(seg.ink),
-        borders=turn_mask(seg.borders),
-        writing=turn_mask(seg.writing),
-        labels=turn(seg.labels.astype(np.float32), 0).astype(np.int32),
+        ink=writing,
+        borders=np.zeros_like(writing),
+        writing=writing,
+        labels=labels,
         regions=seg.regions,
         adjacency=seg.adjacency,
         line_width=seg.line_width,
         to_photo=seg.to_photo,
         photo_size=seg.photo_size,
     )
+
+
+def _writing_union(seg: Segmentation) -> NDArray[np.bool_]:
+    """All the ink :func:`extract_clusters` reads.
+
+    The region stage's writing mask, plus any ink it left out of both the borders and
+    the writing (small letters, detached underlines): better read and rejected by the
+    recogniser than never seen.
+    """
+    return seg.writing | (seg.ink & ~seg.borders)
 
 
 def rotate_ink(ink: NDArray[np.float32], angle: float) -> NDArray[np.float32]:
