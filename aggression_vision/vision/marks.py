@@ -90,6 +90,10 @@ class MarksSettings:
     split_not_letters : str
         Letters a part may not be read as for a split: they are also digits ("1O" is
         the number 10, not 1 and the letter O).
+    number_min_height : float
+        Of several number readings in a country, those at least this fraction of the
+        page's writing height come first (a smaller one is a fragment, a speck or a
+        piece of ruling), the likeliest of them wins.
     underline_gap : float
         A flat cluster apart from the number is its underline when it lies below the
         number's middle, at most this many writing heights below its box, under at
@@ -126,6 +130,7 @@ class MarksSettings:
     split_max: int = 2
     split_min_prob: float = 0.5
     split_not_letters: str = "IO"
+    number_min_height: float = 0.6
     underline_gap: float = 0.8
     underline_max_width: float = 2.0
     residue_bar_length: float = 0.5
@@ -746,7 +751,7 @@ def combine(readings: list[ClusterReading], settings: MarksSettings | None = Non
         # How sure we are that none of the clusters is a number.
         conf = min((r.probability for r in readings), default=1.0)
         return CountryMarks(None, False, False, letter_r.letter if letter_r else None, float(conf))
-    num = max(numbers, key=lambda r: r.probability)
+    num = max(numbers, key=lambda r: (r.cluster.height >= cfg.number_min_height, r.probability))
     underlined = num.underlined
     crossed = num.crossed
     # An underline or cross-out drawn apart from the number forms its own cluster that
