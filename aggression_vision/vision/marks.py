@@ -101,6 +101,15 @@ class MarksSettings:
     underline_max_width : float
         ... and at most this many times as wide as the number (wider: a border or
         ruling line).
+    bar_elongation : float
+        A component is a straight bar (a candidate underline) when its length is at
+        least this many times its width (ratio of the principal axes).
+    bar_vote : float
+        Underlines vote on the writing's orientation too: a trial rotation gains this
+        many nats (on the voters' mean log-likelihood) times the fraction of underlines
+        (at least 3 counted) that it turns upright within ``bar_vote_width`` degrees.
+    bar_vote_width : float
+        See ``bar_vote``.
     residue_bar_length : float
         A component is made of straight bars parallel to the page's sides when opening
         it with a line as long as this fraction of its width (height) keeps ...
@@ -133,6 +142,9 @@ class MarksSettings:
     number_min_height: float = 0.6
     underline_gap: float = 0.8
     underline_max_width: float = 2.0
+    bar_elongation: float = 3.0
+    bar_vote: float = 1.0
+    bar_vote_width: float = 15.0
     residue_bar_length: float = 0.5
     residue_coverage: float = 0.85
     residue_max_size: float = 5.0
@@ -150,6 +162,10 @@ class Cluster:
     #: For one side of a trial split (see :func:`split_clusters`): the index of the
     #: whole cluster in the page's list, and 0 (left part) or 1 (right part).
     split_of: tuple[int, int] | None = None
+    #: When one of its components is a straight bar with all the rest of the cluster on
+    #: one side (an underline): the rotation (degrees, counter-clockwise) that turns that
+    #: side up. Evidence of which way the page's writing is turned.
+    bar_up: float | None = None
 
 
 @dataclass(frozen=True)
@@ -208,7 +224,10 @@ def read_marks(
     net = digits.load_net() if crops else None
     if crops:
         whole = [c for c, cl in zip(crops, clusters, strict=True) if cl.split_of is None]
-        angle = writing_orientation(whole, net, rectified=is_rectified(seg), settings=cfg)
+        bars = [cl.bar_up for cl in clusters if cl.bar_up is not None]
+        angle = writing_orientation(
+            whole, net, rectified=is_rectified(seg), settings=cfg, bars=bars
+        )
         if angle:
             # Group the writing again in the writing's own frame: which strokes are side
             # by side and which are stacked depends on which way is up.
@@ -307,7 +326,7 @@ def extract_clusters(
     crops: list[NDArray[np.float32]] = []
     for comps in sorted(groups.values(), key=lambda c: (stats[c[0]][1], stats[c[0]][0])):
         cl, ink = cut(comps)
-        clusters.append(cl)
+        clusters.append(replace(cl, bar_up=_bar_up(comps, cc, stats, cfg)))
         crops.append(ink)
     if splits:
         for j, cl in enumerate(list(clusters)):
@@ -317,6 +336,46 @@ def extract_clusters(
                     clusters.append(replace(pc, split_of=(j, side)))
                     crops.append(ink)
     return clusters, crops
+
+
+def _bar_up(
+    comps: list[int], cc: NDArray[np.int32], stats: NDArray[np.int32], cfg: MarksSettings
+) -> float | None:
+    """Which way is up for a cluster with an underline apart from its other strokes.
+
+    A component that is a straight bar (principal axes at least ``bar_elongation``
+    apart), at least half as long as the rest of the cluster along it, with the rest of
+    the cluster on one side of its line, is an underline (a cross-out goes through, a
+    digit's bar lies between its other strokes): the writing stands on that side.
+    Returns the counter-clockwise rotation (degrees) that turns that side up, or None.
+    """
+    if len(comps) < 2:
+        return None
+    pix = {}
+    for c in comps:
+        x, y, w, h, _ = stats[c]
+        ys, xs = np.nonzero(cc[y : y + h, x : x + w] == c)
+        pix[c] = np.stack([xs + x, ys + y], axis=1).astype(np.float64)
+    for c in comps:
+        pts = pix[c]
+        if len(pts) < 5:
+            continue
+        mu = pts.mean(axis=0)
+        ev, evec = np.linalg.eigh(np.cov((pts - mu).T))
+        if ev[0] <= 0 or ev[1] < cfg.bar_elongation**2 * ev[0]:
+            continue
+        along, normal = evec[:, 1], np.array([-evec[1, 1], evec[0, 1]])
+        rest = np.concatenate([pix[o] for o in comps if o != c]) - mu
+        if 4.0 * np.sqrt(ev[1]) < 0.5 * np.ptp(rest @ along):
+            continue
+        side = (rest @ normal > 0).mean()
+        if 0.1 < side < 0.9:
+            continue
+        up = normal if side >= 0.9 else -normal
+        # Image y points down: the up vector's angle counter-clockwise from +x.
+        up_deg = np.degrees(np.arctan2(-up[1], up[0]))
+        return float((90.0 - up_deg) % 360)
+    return None
 
 
 class _Cutter:
@@ -562,8 +621,12 @@ def writing_orientation(
     *,
     rectified: bool,
     settings: MarksSettings | None = None,
+    bars: list[float] | None = None,
 ) -> float:
     """The rotation (degrees, counter-clockwise) that makes the page's writing upright.
+
+    ``bars``: the rotations that turn each underline found by the cluster grouping
+    below its number (``Cluster.bar_up``); they add to the network's vote.
 
     Everything written on one sheet shares its orientation, but the sheet may lie any
     way round in the photo (and a rectified sheet may be turned by a multiple of 90
@@ -578,7 +641,7 @@ def writing_orientation(
     ok.sort(key=lambda i: -heights[i])
     voters = [crops[i] for i in ok[: cfg.orientation_clusters]] or crops[: cfg.orientation_clusters]
     prior = cfg.orientation_prior
-    scorer = _AngleScorer(voters, net)
+    scorer = _AngleScorer(voters, net, bars or [], cfg.bar_vote, cfg.bar_vote_width)
     if rectified:
         return float(scorer.best([0.0, 90.0, 180.0, 270.0], prior))
     # Any angle is possible: a coarse sweep with the largest voters only (reading 12
@@ -598,9 +661,19 @@ def _ink_height(ink: NDArray[np.float32]) -> float:
 class _AngleScorer:
     """Per-voter text log-likelihoods at trial rotations, each read by the network once."""
 
-    def __init__(self, voters: list[NDArray[np.float32]], net: digits.MarkNet) -> None:
+    def __init__(
+        self,
+        voters: list[NDArray[np.float32]],
+        net: digits.MarkNet,
+        bars: list[float],
+        bar_vote: float,
+        bar_width: float,
+    ) -> None:
         self.voters = voters
         self.net = net
+        self.bars = np.asarray(bars, float)
+        self.bar_vote = bar_vote
+        self.bar_width = bar_width
         self.cache: dict[tuple[float, int], float] = {}
         self.vocab = digits.vocabulary()[1 : 1 + digits.MAX_ARMIES + len(digits.LETTERS)]
 
@@ -630,6 +703,12 @@ class _AngleScorer:
         score = reduce(self.scores(angles, n_voters), axis=1)
         # The prior favours the upright reading (angle 0) when it is one of the trials.
         score = score + np.where(np.isclose(np.asarray(angles) % 360, 0.0), prior, 0.0)
+        if prior and self.bars.size:
+            # (Coarse choices only, those with a prior: underlines are drawn by hand and
+            # the network refines better than their slant.)
+            diff = (self.bars[None, :] - np.asarray(angles)[:, None] + 180.0) % 360.0 - 180.0
+            near = (np.abs(diff) <= self.bar_width).sum(axis=1)
+            score = score + self.bar_vote * near / max(3, self.bars.size)
         return float(angles[int(np.argmax(score))])
 
 

@@ -237,3 +237,19 @@ def test_detached_strokes_count_only_where_they_lie() -> None:
     m = combine([num, far])
     assert not m.underlined and not m.crossed
     assert combine([num, slash]).crossed
+
+
+def test_underlines_tell_which_way_is_up() -> None:
+    from aggression_vision.vision.marks import extract_clusters, rotate_segmentation
+
+    seg = _page([{"number": 23, "underlined": True}, {"number": 58, "underlined": True}], seed=3)
+    for angle, want in ((0.0, 0.0), (90.0, 270.0), (180.0, 180.0), (250.0, 110.0)):
+        turned = rotate_segmentation(seg, angle) if angle else seg
+        clusters, _ = extract_clusters(turned)
+        ups = [c.bar_up for c in clusters if c.bar_up is not None]
+        assert ups, angle  # (a turned underline may touch a digit and join it)
+        for up in ups:
+            assert abs((up - want + 180) % 360 - 180) < 12, (angle, up)
+    # Without underlines there is no such evidence.
+    plain, _ = extract_clusters(_page([{"number": 23}, {"number": 58}], seed=3))
+    assert all(c.bar_up is None for c in plain)
