@@ -231,7 +231,8 @@ def read_marks(
         if angle:
             # Group the writing again in the writing's own frame: which strokes are side
             # by side and which are stacked depends on which way is up.
-            clusters, crops = extract_clusters(rotate_segmentation(seg, angle), cfg, splits=True)
+            turned = rotate_segmentation(seg, angle)
+            clusters, crops = extract_clusters(turned, cfg, splits=True, bars=False)
     readings = read_clusters(crops, clusters, backend=backend, settings=cfg, net=net)
     readings = resolve_splits(readings, cfg)
     by_region: dict[int, list[ClusterReading]] = {}
@@ -250,13 +251,18 @@ def _settings(settings: object) -> MarksSettings:
 
 
 def extract_clusters(
-    seg: Segmentation, settings: MarksSettings | None = None, *, splits: bool = False
+    seg: Segmentation,
+    settings: MarksSettings | None = None,
+    *,
+    splits: bool = False,
+    bars: bool = True,
 ) -> tuple[list[Cluster], list[NDArray[np.float32]]]:
     """Group the writing of each region into clusters and cut out their ink.
 
     With ``splits``, the clusters are followed by the two parts of each trial split of a
     cluster between its columns of ink (a letter written next to a number groups with
-    it); those carry ``split_of``. See :func:`resolve_splits`.
+    it); those carry ``split_of``. See :func:`resolve_splits`. With ``bars``, clusters
+    with an underline apart from the rest say which way is up (``bar_up``).
 
     Returns
     -------
@@ -326,7 +332,7 @@ def extract_clusters(
     crops: list[NDArray[np.float32]] = []
     for comps in sorted(groups.values(), key=lambda c: (stats[c[0]][1], stats[c[0]][0])):
         cl, ink = cut(comps)
-        clusters.append(replace(cl, bar_up=_bar_up(comps, cc, stats, cfg)))
+        clusters.append(replace(cl, bar_up=_bar_up(comps, cc, stats, cfg)) if bars else cl)
         crops.append(ink)
     if splits:
         for j, cl in enumerate(list(clusters)):
