@@ -385,7 +385,9 @@ def _ruling_in(
             family &= keep_in
             if family.any():
                 level = _local_level(darkness, whole)
-                family &= darkness <= np.maximum(level * settings.grid_darker, level + 0.15)
+                family &= darkness <= np.maximum(
+                    level * settings.grid_darker, level + settings.grid_darker_extra
+                )
         ruling |= family
     return ruling, found
 

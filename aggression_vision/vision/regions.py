@@ -46,6 +46,188 @@ def close_gaps(mask: NDArray[np.bool_], *, gap: float) -> NDArray[np.bool_]:
     return closed.astype(bool) | mask
 
 
+def _thinning_tables() -> tuple[NDArray[np.bool_], NDArray[np.bool_]]:
+    """Zhang-Suen deletion tables of the two sub-iterations, by neighbourhood code."""
+    codes = np.arange(256)
+    bits = (codes[:, None] >> np.arange(8)) & 1  # P2, P3, ..., P9 (clockwise from north)
+    p2, p3, p4, p5, p6, p7, p8, p9 = bits.T
+    b = bits.sum(axis=1)
+    a = ((bits == 0) & (np.roll(bits, -1, axis=1) == 1)).sum(axis=1)
+    base = (b >= 2) & (b <= 6) & (a == 1)
+    first = base & (p2 * p4 * p6 == 0) & (p4 * p6 * p8 == 0)
+    second = base & (p2 * p4 * p8 == 0) & (p2 * p6 * p8 == 0)
+    return first, second
+
+
+_NEIGHBOUR_CODE = np.array([[128, 1, 2], [64, 0, 4], [32, 16, 8]], dtype=np.float32)
+
+
+def thin(mask: NDArray[np.bool_], max_iterations: int = 100) -> NDArray[np.bool_]:
+    """One-pixel-wide skeleton of ``mask`` (Zhang-Suen thinning).
+
+    Parameters
+    ----------
+    mask : (H, W) bool
+    max_iterations : int
+
+    Returns
+    -------
+    (H, W) bool, 8-connected lines along the middle of the strokes.
+    """
+    tables = _thinning_tables()
+    img = np.pad(mask, 1).astype(np.uint8)
+    for _ in range(max_iterations):
+        changed = False
+        for table in tables:
+            code = cv2.filter2D(img, cv2.CV_32F, _NEIGHBOUR_CODE, borderType=cv2.BORDER_CONSTANT)
+            delete = table[code.astype(np.int32)] & (img > 0)
+            if delete.any():
+                img[delete] = 0
+                changed = True
+        if not changed:
+            break
+    return img[1:-1, 1:-1].astype(bool)
+
+
+def _branch_from(
+    skeleton: NDArray[np.bool_], start: tuple[int, int], limit: int
+) -> tuple[list[tuple[int, int]], bool]:
+    """Walk a skeleton from an end pixel until a junction or ``limit`` steps.
+
+    Returns the pixels walked (the end first) and whether a junction stopped
+    the walk.
+    """
+    h, w = skeleton.shape
+    path = [start]
+    seen = {start}
+    y, x = start
+    for _ in range(limit):
+        nxt = [
+            (y + dy, x + dx)
+            for dy in (-1, 0, 1)
+            for dx in (-1, 0, 1)
+            if (dy or dx)
+            and 0 <= y + dy < h
+            and 0 <= x + dx < w
+            and skeleton[y + dy, x + dx]
+            and (y + dy, x + dx) not in seen
+        ]
+        if not nxt:
+            return path, False
+        if len(nxt) > 1:
+            # Two unseen neighbours that touch each other are one path turning
+            # a corner; otherwise this is a junction.
+            a, b = nxt[0], nxt[-1]
+            if len(nxt) > 2 or max(abs(a[0] - b[0]), abs(a[1] - b[1])) > 1:
+                return path, True
+            nxt.sort(key=lambda p: abs(p[0] - y) + abs(p[1] - x))
+        y, x = nxt[0]
+        seen.update(nxt)
+        path.append((y, x))
+    return path, False
+
+
+def bridge_ends(
+    borders: NDArray[np.bool_],
+    *,
+    line_width: float,
+    reach: float,
+    min_branch: float,
+    cone: float,
+    min_thickness: float = 0.0,
+    min_length: float = 0.0,
+) -> NDArray[np.bool_]:
+    """Continue every loose end of the border network to the ink it points at.
+
+    Every border of a map ends at another border; a line that stops short
+    (a faint pencil stretch, a stretch erased with a printed ruling line it
+    ran along) leaves a loose end. Each end longer than ``min_branch`` (a
+    tick or skeleton spur is shorter) is joined by a straight stroke to the
+    nearest border pixel within ``reach`` that lies ahead of it (within
+    ``cone`` degrees of its direction), when that pixel is not on its own
+    line.
+
+    Parameters
+    ----------
+    borders : (H, W) bool
+    line_width : float
+        Pixels.
+    reach, min_branch : float
+        Pixels.
+    cone : float
+        Degrees.
+    min_thickness : float
+        Pixels: thinner lines (what is left of printed ruling) are not continued.
+    min_length : float
+        Pixels: shorter gaps are gap closing's (a closing that left them open
+        saw two lines that do not meet, such as a ruling line's remnant).
+
+    Returns
+    -------
+    (H, W) bool, a superset of ``borders``.
+    """
+    h, w = borders.shape
+    skeleton = thin(borders)
+    count = cv2.filter2D(
+        skeleton.astype(np.uint8), -1, np.ones((3, 3), np.float32), borderType=cv2.BORDER_CONSTANT
+    )
+    ends = np.argwhere(skeleton & (count == 2))
+    if len(ends) == 0:
+        return borders
+    # Half the stroke's thickness at each skeleton pixel.
+    half = cv2.distanceTransform(borders.astype(np.uint8), cv2.DIST_L2, 3)
+    out = borders.astype(np.uint8)
+    r = int(np.ceil(reach))
+    cos_cone = float(np.cos(np.radians(cone)))
+    walk = int(np.ceil(max(min_branch, 4.0 * line_width)))
+    thickness = max(1, int(round(line_width)))
+    for y, x in ends:
+        path, junction = _branch_from(skeleton, (int(y), int(x)), int(np.ceil(reach + walk)))
+        if len(path) < min_branch:
+            continue  # a spur of the skeleton or a tick
+        ys, xs = np.array(path).T
+        if 2.0 * float(np.median(half[ys, xs])) < min_thickness:
+            continue  # a thin line: what is left of a printed ruling line
+        back = path[min(len(path) - 1, walk)]
+        d = np.array([y - back[0], x - back[1]], dtype=np.float64)
+        norm = float(np.hypot(*d))
+        if norm < 1:
+            continue
+        d /= norm
+        y0, y1 = max(0, y - r), min(h, y + r + 1)
+        x0, x1 = max(0, x - r), min(w, x + r + 1)
+        win = skeleton[y0:y1, x0:x1].copy()
+        # Not back onto its own line: the pixels walked (and their neighbours).
+        for py, px in path:
+            if y0 <= py < y1 and x0 <= px < x1:
+                win[max(0, py - y0 - 1) : py - y0 + 2, max(0, px - x0 - 1) : px - x0 + 2] = False
+        cand = np.argwhere(win)
+        if len(cand) == 0:
+            continue
+        v = cand + np.array([y0 - y, x0 - x])
+        dist = np.hypot(v[:, 0], v[:, 1])
+        cos = (v @ d) / np.maximum(dist, 1e-6)
+        ok = (dist <= reach) & (dist >= min_length) & (cos >= cos_cone)
+        if not ok.any():
+            continue
+        # The nearest, favouring the straight continuation.
+        score = np.where(ok, dist * (2.0 - cos), np.inf)
+        ty, tx = cand[int(np.argmin(score))] + np.array([y0, x0])
+        # A stroke across other ink on its way is no continuation of this
+        # line (the ink crossed was a part of its own line, left out above).
+        length = float(np.hypot(ty - y, tx - x))
+        t = np.arange(2.5 * line_width, length - 2.5 * line_width, 1.0) / max(length, 1.0)
+        if (
+            len(t)
+            and borders[
+                np.round(y + t * (ty - y)).astype(int), np.round(x + t * (tx - x)).astype(int)
+            ].any()
+        ):
+            continue
+        cv2.line(out, (int(x), int(y)), (int(tx), int(ty)), 1, thickness)
+    return out.astype(bool)
+
+
 def _pockets(
     free: NDArray[np.bool_],
 ) -> tuple[int, NDArray[np.int32], NDArray[np.int32], NDArray[np.float32], NDArray]:
@@ -154,6 +336,46 @@ class _Found:
     area: NDArray[np.float64]
 
 
+def _frames(
+    pockets: NDArray[np.int32],
+    stats: NDArray[np.int32],
+    centroids: NDArray[np.float64],
+    is_country: NDArray[np.bool_],
+    min_enclosed: int,
+) -> list[int]:
+    """Paper areas that enclose at least ``min_enclosed`` other countries.
+
+    A country may hold an enclave, but an area around several countries is
+    the margin of the sheet (its edge closed by the table or a shadow) or a
+    frame drawn around the map: sea.
+    """
+    ids = np.nonzero(is_country)[0]
+    if len(ids) <= min_enclosed:
+        return []
+    inner = centroids[ids]
+    frames = []
+    for k in ids:
+        x, y, w, h = (int(v) for v in stats[k, :4])
+        # Only an area whose box holds enough other countries' centres can enclose them.
+        inside = (
+            (inner[:, 0] > x) & (inner[:, 0] < x + w) & (inner[:, 1] > y) & (inner[:, 1] < y + h)
+        )
+        if inside.sum() - 1 < min_enclosed:
+            continue
+        sub = (pockets[y : y + h, x : x + w] == k).astype(np.uint8)
+        contours, _ = cv2.findContours(sub, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        outline = max(contours, key=cv2.contourArea)
+        enclosed = sum(
+            cv2.pointPolygonTest(outline, (float(cx - x), float(cy - y)), False) > 0
+            and pockets[int(cy), int(cx)] != k
+            for (cx, cy), j in zip(inner, ids, strict=True)
+            if j != k
+        )
+        if enclosed >= min_enclosed:
+            frames.append(int(k))
+    return frames
+
+
 def _countries(
     borders: NDArray[np.bool_],
     *,
@@ -180,6 +402,9 @@ def _countries(
     )
     is_country[0] = False  # label 0 is the border ink itself
     sea[0] = False
+    frames = _frames(pockets, stats, cents, is_country, settings.frame_min_enclosed)
+    is_country[frames] = False
+    sea[frames] = True
     ids = np.nonzero(is_country)[0]
     heights = [float(stats[k, cv2.CC_STAT_HEIGHT]) for k in ids]
     centroids = [(float(cents[k, 0]), float(cents[k, 1])) for k in ids]
@@ -280,6 +505,18 @@ def segment(
         if stub.any():
             borders &= ~stub
             writing |= stub & mask
+    if settings.bridge_reach > 0:
+        # Loose ends left once the writing is off the borders: a border that
+        # stops short (faint pencil, a stretch erased with the ruling).
+        borders = bridge_ends(
+            borders,
+            line_width=lw,
+            reach=settings.bridge_reach * lw,
+            min_branch=settings.bridge_min_branch * lw,
+            cone=settings.bridge_cone,
+            min_thickness=settings.bridge_min_thickness * lw,
+            min_length=settings.gap_close * lw,
+        )
     found = _countries(borders, line_width=lw, settings=settings)
     labels, sea_mask, stats = found.labels, found.barrier, found.stats
     order, ids, centroids, area = found.order, found.ids, found.centroids, found.area

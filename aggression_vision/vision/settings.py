@@ -76,7 +76,9 @@ class ReaderSettings:
         the long side (a sudoku's or a hand-drawn grid's is larger).
     grid_darker : float
         Ink darker than this many times the ruling's median darkness is drawn
-        over the ruling and kept.
+        over the ruling and kept ...
+    grid_darker_extra : float
+        ... or darker than the ruling's median darkness plus this (0..1).
     ruling_darkness : float
         Darkness threshold of the (more sensitive) mask printed ruling is
         looked for in.
@@ -102,6 +104,17 @@ class ReaderSettings:
         crossings of drawn strokes and ruling lines).
     gap_close : float
         Border gaps up to this many line widths are closed.
+    bridge_reach : float
+        A loose end of a border is continued up to this many line widths to
+        the ink it points at (0: never).
+    bridge_min_branch : float
+        ... when it ends a line at least this many line widths long (shorter:
+        a tick or a spur of the skeleton) ...
+    bridge_cone : float
+        ... to ink within this many degrees of its direction ...
+    bridge_min_thickness : float
+        ... when that line is at least this many line widths thick (what is
+        left of printed ruling is thinner than drawing).
     writing_max_extent : float
         An ink component whose bounding box long side is below this fraction of
         the map's extent is writing, not a border.
@@ -110,6 +123,9 @@ class ReaderSettings:
         country (smaller ones are digit loops or slivers of a double border).
     country_min_area : float
         ... and an area of at least this many squared line widths.
+    frame_min_enclosed : int
+        A paper area around this many countries or more is a frame (the
+        sheet's margin, a frame drawn around the map): sea, not a country.
     adjacency_min_length : float
         Two countries are adjacent when their common border is at least this many
         line widths long (a meeting at a point yields about 1-2).
@@ -164,6 +180,7 @@ class ReaderSettings:
     grid_min_coverage: float = 0.5
     grid_strips: int = 8
     grid_darker: float = 1.6
+    grid_darker_extra: float = 0.15
     ruling_darkness: float = 0.05
     ruling_max_density: float = 0.5
     ruling_tiles: int = 3
@@ -173,9 +190,14 @@ class ReaderSettings:
     ruling_speck: int = 12
     ruling_restore: int = 4
     gap_close: float = 3.0
+    bridge_reach: float = 0.0
+    bridge_min_branch: float = 6.0
+    bridge_cone: float = 30.0
+    bridge_min_thickness: float = 0.0
     writing_max_extent: float = 0.06
     country_min_inradius: float = 2.5
     country_min_area: float = 40.0
+    frame_min_enclosed: int = 3
     adjacency_min_length: float = 4.0
     adjacency_reach: float = 4.0
     barrier_inradius: float = 2.0

@@ -14,7 +14,8 @@ from aggression_vision.vision.adjacency import (
     find_adjacency,
     grow_labels,
 )
-from aggression_vision.vision.regions import close_gaps, segment
+from aggression_vision.vision.regions import bridge_ends, close_gaps, segment, thin
+from aggression_vision.vision.settings import ReaderSettings
 from aggression_vision.vision.types import Segmentation
 
 INK = (60, 50, 40)
@@ -256,3 +257,40 @@ def test_border_along_a_printed_ruling_line_is_kept() -> None:
     seg = segment(img)
     assert len(seg.regions) == 2
     assert len(seg.adjacency) == 1
+
+
+def test_thin_leaves_one_pixel_lines() -> None:
+    mask = np.zeros((60, 90), np.uint8)
+    mask[20:26, 5:85] = 1  # a bar 6 px thick
+    skeleton = thin(mask.astype(bool))
+    cols = skeleton[:, 10:80].sum(axis=0)
+    assert (cols == 1).all()
+    assert skeleton[:, 10:80].any(axis=1).nonzero()[0].tolist() in ([22], [23])
+
+
+def test_bridge_ends_continues_a_broken_line_and_leaves_ticks() -> None:
+    lw = 3.0
+    mask = np.zeros((120, 200), np.uint8)
+    cv2.line(mask, (10, 60), (80, 60), 1, 3)  # a line broken by a 30 px gap
+    cv2.line(mask, (110, 60), (190, 60), 1, 3)
+    cv2.line(mask, (40, 30), (40, 40), 1, 3)  # a short tick pointing at the line
+    out = bridge_ends(mask.astype(bool), line_width=lw, reach=12 * lw, min_branch=6 * lw, cone=30)
+    assert out[60, 80:111].all()
+    assert not out[43:57, 40].any()
+    # A gap wider than the reach stays open.
+    out = bridge_ends(mask.astype(bool), line_width=lw, reach=5 * lw, min_branch=6 * lw, cone=30)
+    assert not out[60, 90:100].any()
+
+
+def test_a_frame_around_countries_is_sea() -> None:
+    img = _paper()
+    h, w = img.shape[:2]
+    cv2.rectangle(img, (40, 40), (w - 40, h - 40), (30, 30, 30), 4)  # the frame
+    x0, x1 = 120, w - 120
+    step = (x1 - x0) // 3
+    for k in range(3):
+        cv2.rectangle(img, (x0 + k * step, 140), (x0 + (k + 1) * step, h - 140), (30, 30, 30), 4)
+    seg = segment(img, settings=ReaderSettings(frame_min_enclosed=3))
+    assert len(seg.regions) == 3
+    seg = segment(img, settings=ReaderSettings(frame_min_enclosed=100))
+    assert len(seg.regions) == 4
