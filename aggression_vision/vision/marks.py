@@ -110,6 +110,21 @@ class MarksSettings:
         (at least 3 counted) that it turns upright within ``bar_vote_width`` degrees.
     bar_vote_width : float
         See ``bar_vote``.
+    faint_reach : float
+        Writing too light for the region stage's ink mask is looked for this many
+        writing heights either side of each cluster ...
+    faint_level : float
+        ... as pixels at least this fraction as dark as the cluster's strokes ...
+    faint_min_height : float
+        ... forming pieces at least this fraction of the writing height (and at most
+        1.5 times it), in the same country, touching no other ink, side by side with
+        the cluster at most ``faint_gap`` writing heights away: a digit written lighter
+        than the rest of its number (a letter beside it stands further off).
+    faint_gap : float
+        See ``faint_min_height``.
+    faint_border : float
+        Faint ink within this many line widths of a border is the border's blurred
+        edge, not writing.
     residue_bar_length : float
         A component is made of straight bars parallel to the page's sides when opening
         it with a line as long as this fraction of its width (height) keeps ...
@@ -145,6 +160,11 @@ class MarksSettings:
     bar_elongation: float = 3.0
     bar_vote: float = 1.0
     bar_vote_width: float = 15.0
+    faint_reach: float = 1.0
+    faint_level: float = 0.4
+    faint_min_height: float = 0.5
+    faint_gap: float = 0.25
+    faint_border: float = 2.0
     residue_bar_length: float = 0.5
     residue_coverage: float = 0.85
     residue_max_size: float = 5.0
@@ -166,6 +186,8 @@ class Cluster:
     #: one side (an underline): the rotation (degrees, counter-clockwise) that turns that
     #: side up. Evidence of which way the page's writing is turned.
     bar_up: float | None = None
+    #: Whether writing too light for the ink mask was added beside its components.
+    faint: bool = False
 
 
 @dataclass(frozen=True)
@@ -223,7 +245,10 @@ def read_marks(
     clusters, crops = extract_clusters(seg, cfg, splits=True)
     net = digits.load_net() if crops else None
     if crops:
-        whole = [c for c, cl in zip(crops, clusters, strict=True) if cl.split_of is None]
+        # Voters: whole clusters as the ink mask has them (light ink added beside a
+        # cluster is less sure to be its writing).
+        pairs = [(c, cl) for c, cl in zip(crops, clusters, strict=True) if cl.split_of is None]
+        whole = [c for c, cl in pairs if not cl.faint] or [c for c, _ in pairs]
         bars = [cl.bar_up for cl in clusters if cl.bar_up is not None]
         angle = writing_orientation(
             whole, net, rectified=is_rectified(seg), settings=cfg, bars=bars
@@ -331,7 +356,7 @@ def extract_clusters(
     clusters: list[Cluster] = []
     crops: list[NDArray[np.float32]] = []
     for comps in sorted(groups.values(), key=lambda c: (stats[c[0]][1], stats[c[0]][0])):
-        cl, ink = cut(comps)
+        cl, ink = cut(comps, faint=True)
         clusters.append(replace(cl, bar_up=_bar_up(comps, cc, stats, cfg)) if bars else cl)
         crops.append(ink)
     if splits:
@@ -407,27 +432,94 @@ class _Cutter:
         self.pad = int(round(cfg.ink_dilate * lw)) + 2
         self.k = max(3, int(round(cfg.background_kernel * text_h)) | 1)
         self.grow = np.ones((2 * int(round(cfg.ink_dilate * lw)) + 1,) * 2, np.uint8)
+        self.cfg = cfg
+        self.near_border = np.ones((2 * int(round(cfg.faint_border * lw)) + 1,) * 2, np.uint8)
+        self.min_area = cfg.min_component_area * lw * lw
 
-    def __call__(self, comps: list[int]) -> tuple[Cluster, NDArray[np.float32]]:
+    def __call__(
+        self, comps: list[int], *, faint: bool = False
+    ) -> tuple[Cluster, NDArray[np.float32]]:
         stats, pad, k = self.stats, self.pad, self.k
         hh, ww = self.seg.gray.shape
         x0 = min(stats[c][0] for c in comps)
         y0 = min(stats[c][1] for c in comps)
         x1 = max(stats[c][0] + stats[c][2] for c in comps)
         y1 = max(stats[c][1] + stats[c][3] for c in comps)
-        bx0, by0 = max(0, x0 - pad - k), max(0, y0 - pad - k)
-        bx1, by1 = min(ww, x1 + pad + k), min(hh, y1 + pad + k)
-        mask = np.isin(self.cc[by0:by1, bx0:bx1], comps).astype(np.uint8)
+        reach = int(round(self.cfg.faint_reach * self.text_h)) if faint else 0
+        bx0, by0 = max(0, x0 - pad - k - reach), max(0, y0 - pad - k)
+        bx1, by1 = min(ww, x1 + pad + k + reach), min(hh, y1 + pad + k)
+        win = np.s_[by0:by1, bx0:bx1]
+        mask = np.isin(self.cc[win], comps).astype(np.uint8)
         mask = cv2.dilate(mask, self.grow) > 0
-        gray = self.seg.gray[by0:by1, bx0:bx1].astype(np.float32)
+        gray = self.seg.gray[win].astype(np.float32)
         paper = cv2.dilate(gray, np.ones((k, k), np.uint8))
         dark = np.clip(paper - gray, 0, None)
         inside = dark[mask]
         top = float(np.percentile(inside, 90)) if inside.size else 0.0
-        ink = np.where(mask, np.clip(dark / max(top, 1.0), 0.0, 1.0), 0.0).astype(np.float32)
         region = int(self.comp_region[comps[0]])
-        cl = Cluster(region, (x0, y0, x1, y1), tuple(comps), (y1 - y0) / self.text_h)
+        found = None
+        if faint and top > 0:
+            found = self._faint(dark, top, win, region, (x0 - bx0, y0 - by0, x1 - bx0, y1 - by0))
+            if found is not None:
+                mask |= found[0]
+                fx0, fy0, fx1, fy1 = found[1]
+                x0, y0 = min(x0, fx0 + bx0), min(y0, fy0 + by0)
+                x1, y1 = max(x1, fx1 + bx0), max(y1, fy1 + by0)
+            else:
+                # Nothing found: the usual window (the same pixels as without the search:
+                # the paper estimate of the ink pixels does not reach the window's edge).
+                sx0, sx1 = max(0, x0 - pad - k), min(ww, x1 + pad + k)
+                mask = mask[:, sx0 - bx0 : sx1 - bx0]
+                dark = dark[:, sx0 - bx0 : sx1 - bx0]
+        ink = np.where(mask, np.clip(dark / max(top, 1.0), 0.0, 1.0), 0.0).astype(np.float32)
+        height = (y1 - y0) / self.text_h
+        cl = Cluster(region, (x0, y0, x1, y1), tuple(comps), height, faint=found is not None)
         return cl, ink
+
+    def _faint(
+        self,
+        dark: NDArray[np.float32],
+        top: float,
+        win: tuple[slice, slice],
+        region: int,
+        box: tuple[int, int, int, int],
+    ) -> tuple[NDArray[np.bool_], tuple[int, int, int, int]] | None:
+        """Writing too light for the ink mask beside a cluster (a digit written lighter).
+
+        Pieces of ink at least ``faint_level`` as dark as the cluster's strokes, in the
+        same country, touching no other ink, of a character's size, side by side with
+        the cluster within the grouping gap. Returns their grown mask and box (window
+        coordinates), or None.
+        """
+        cfg, th = self.cfg, self.text_h
+        # Away from other ink, and further from borders (their blurred edges).
+        taken = cv2.dilate((self.cc[win] > 0).astype(np.uint8), self.grow) > 0
+        taken |= cv2.dilate(self.seg.borders[win].astype(np.uint8), self.near_border) > 0
+        low = (dark >= cfg.faint_level * top) & ~taken & (self.seg.labels[win] == region)
+        n, lcc, lst, _ = cv2.connectedComponentsWithStats(low.astype(np.uint8), connectivity=8)
+        x0, y0, x1, y1 = box
+        hits = []
+        for i in range(1, n):
+            lx, ly, lw_, lh, area = lst[i]
+            if not (cfg.faint_min_height * th <= lh <= 1.5 * th and lw_ <= 1.5 * th):
+                continue
+            if area < self.min_area:
+                continue
+            gap = max(lx - x1, x0 - (lx + lw_))
+            overlap = min(ly + lh, y1) - max(ly, y0)
+            if gap <= cfg.faint_gap * th and overlap >= 0.5 * lh:
+                hits.append(i)
+        if not hits:
+            return None
+        got = np.isin(lcc, hits)
+        b = lst[hits]
+        box_out = (
+            int(b[:, 0].min()),
+            int(b[:, 1].min()),
+            int((b[:, 0] + b[:, 2]).max()),
+            int((b[:, 1] + b[:, 3]).max()),
+        )
+        return cv2.dilate(got.astype(np.uint8), self.grow) > 0, box_out
 
 
 def _column_splits(
@@ -559,9 +651,9 @@ def is_rectified(seg: Segmentation) -> bool:
 def rotate_segmentation(seg: Segmentation, angle: float) -> Segmentation:
     """The arrays :func:`extract_clusters` reads, turned by ``angle`` degrees (counter-clockwise).
 
-    Only ``gray``, ``writing``, ``labels`` and ``line_width`` are meaningful in the
-    result: its ``writing`` is all the ink :func:`extract_clusters` reads (the writing
-    and the stray ink that is not border), ``ink`` the same array, ``borders`` empty.
+    Only ``gray``, ``writing``, ``borders``, ``labels`` and ``line_width`` are meaningful
+    in the result: its ``writing`` is all the ink :func:`extract_clusters` reads (the
+    writing and the stray ink that is not border), ``ink`` the same array.
     Cluster boxes come out in the turned frame; regions, adjacency and the homography
     are those of ``seg``.
     """
@@ -584,7 +676,7 @@ def rotate_segmentation(seg: Segmentation, angle: float) -> Segmentation:
         image=seg.image,
         gray=turn(seg.gray, 255, cv2.INTER_LINEAR),
         ink=writing,
-        borders=np.zeros_like(writing),
+        borders=turn(seg.borders.astype(np.uint8), 0) > 0,
         writing=writing,
         labels=labels,
         regions=seg.regions,
@@ -640,6 +732,8 @@ def writing_orientation(
     which they are best explained as text (numbers or letters, not "nothing") wins.
     """
     cfg = settings or MarksSettings()
+    if not crops:
+        return 0.0
     # Voters: clusters of typical height (a shadow blob or a long stroke is no text).
     heights = np.array([_ink_height(c) for c in crops], float)
     typical = float(np.median(heights)) if heights.size else 0.0

@@ -253,3 +253,20 @@ def test_underlines_tell_which_way_is_up() -> None:
     # Without underlines there is no such evidence.
     plain, _ = extract_clusters(_page([{"number": 23}, {"number": 58}], seed=3))
     assert all(c.bar_up is None for c in plain)
+
+
+def test_digit_too_light_for_the_ink_mask_is_read_with_its_number() -> None:
+    import cv2
+
+    seg = _page([{"number": 28}], seed=2)
+    n, cc, stats, _ = cv2.connectedComponentsWithStats(seg.writing.astype(np.uint8))
+    first = 1 + int(np.argmin(stats[1:, 0]))  # the leftmost component: the "2"
+    light = cc == first
+    seg.writing[light] = False
+    seg.ink[light] = False
+    # Drawn lighter: 60% of the darkness of the rest of the writing.
+    near = cv2.dilate(light.astype(np.uint8), np.ones((5, 5), np.uint8)) > 0
+    g = seg.gray.astype(np.float32)
+    seg.gray[near] = (235 - 0.6 * (235 - g[near])).astype(np.uint8)
+    assert read_marks(seg)[1].armies == 28
+    assert read_marks(seg, settings=MarksSettings(faint_level=10.0))[1].armies != 28
