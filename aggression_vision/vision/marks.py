@@ -94,6 +94,10 @@ class MarksSettings:
         Of several number readings in a country, those at least this fraction of the
         page's writing height come first (a smaller one is a fragment, a speck or a
         piece of ruling), the likeliest of them wins.
+    labelled_fraction : float
+        A page whose countries have a letter reading in at least this fraction of them
+        is lettered; there a country with two number readings and no letter takes the
+        reading with the most posterior mass on letters as its letter.
     underline_gap : float
         A flat cluster apart from the number is its underline when it lies below the
         number's middle, at most this many writing heights below its box, under at
@@ -155,6 +159,7 @@ class MarksSettings:
     split_min_prob: float = 0.5
     split_not_letters: str = "IO"
     number_min_height: float = 0.6
+    labelled_fraction: float = 0.3
     underline_gap: float = 0.8
     underline_max_width: float = 2.0
     bar_elongation: float = 3.0
@@ -199,6 +204,9 @@ class ClusterReading:
     probability: float
     underlined: float
     crossed: float
+    #: The likeliest single letter, and the posterior mass of all single letters.
+    alt_letter: str = ""
+    letter_mass: float = 0.0
 
     @property
     def number(self) -> int | None:
@@ -263,7 +271,12 @@ def read_marks(
     by_region: dict[int, list[ClusterReading]] = {}
     for r in readings:
         by_region.setdefault(r.cluster.region, []).append(r)
-    return {reg.index: combine(by_region.get(reg.index, []), cfg) for reg in seg.regions}
+    with_letter = sum(any(r.letter for r in rs) for rs in by_region.values())
+    labelled = with_letter >= cfg.labelled_fraction * max(1, len(seg.regions))
+    return {
+        reg.index: combine(by_region.get(reg.index, []), cfg, labelled=labelled)
+        for reg in seg.regions
+    }
 
 
 def _settings(settings: object) -> MarksSettings:
@@ -826,15 +839,18 @@ def read_clusters(
         return []
     x = np.stack([digits.to_input(c) for c in crops])
     out = (net or digits.load_net()).run(x)
-    texts, probs = best_readings(out.logprobs, pairs=cfg.pair_vocabulary)
+    texts, probs, alts = _readings(out.logprobs, pairs=cfg.pair_vocabulary)
     if backend == "tesseract":
         from aggression_vision.vision import ocr
 
         texts = [ocr.read_text(c) for c in crops]
         probs = [0.9 if t else 0.5 for t in texts]
+        alts = [("", 0.0)] * len(texts)
     return [
-        ClusterReading(cl, t, float(p), float(u), float(c))
-        for cl, t, p, u, c in zip(clusters, texts, probs, out.underlined, out.crossed, strict=True)
+        ClusterReading(cl, t, float(p), float(u), float(c), a[0], a[1])
+        for cl, t, p, u, c, a in zip(
+            clusters, texts, probs, out.underlined, out.crossed, alts, strict=True
+        )
     ]
 
 
@@ -848,6 +864,14 @@ def best_readings(
     number" strings built from the three likeliest letters and the ten likeliest numbers
     (scoring all 2600 pairs would cost more than the rest of the reading).
     """
+    texts, probs, _ = _readings(logprobs, pairs=pairs)
+    return texts, probs
+
+
+def _readings(
+    logprobs: NDArray[np.float32], *, pairs: bool = True
+) -> tuple[list[str], list[float], list[tuple[str, float]]]:
+    """Texts, posteriors, and each item's likeliest letter with the letters' mass."""
     vocab = digits.vocabulary()
     n_base = 1 + digits.MAX_ARMIES + len(digits.LETTERS)
     base = vocab[:n_base]
@@ -868,6 +892,8 @@ def best_readings(
             extra[i] = (cands, digits.ctc_log_likelihood(logprobs[i : i + 1], cands)[0])
     texts: list[str] = []
     probs: list[float] = []
+    alts: list[tuple[str, float]] = []
+    first_letter = 1 + digits.MAX_ARMIES
     for i in range(ll.shape[0]):
         cand: tuple[str, ...] = base
         scores = ll[i]
@@ -880,7 +906,9 @@ def best_readings(
         j = int(np.argmax(post))
         texts.append(cand[j])
         probs.append(float(post[j]))
-    return texts, probs
+        letter_post = post[first_letter:n_base]
+        alts.append((base[first_letter + int(np.argmax(letter_post))], float(letter_post.sum())))
+    return texts, probs, alts
 
 
 def resolve_splits(
@@ -920,11 +948,27 @@ def _kind(text: str, cfg: MarksSettings) -> str:
     return ""
 
 
-def combine(readings: list[ClusterReading], settings: MarksSettings | None = None) -> CountryMarks:
-    """Turn the readings of one region's clusters into the country's marks."""
+def combine(
+    readings: list[ClusterReading],
+    settings: MarksSettings | None = None,
+    *,
+    labelled: bool = False,
+) -> CountryMarks:
+    """Turn the readings of one region's clusters into the country's marks.
+
+    ``labelled``: the page names its countries with letters (see
+    ``MarksSettings.letter_from_numbers``).
+    """
     cfg = settings or MarksSettings()
     numbers = [r for r in readings if r.number is not None]
     letters = [r for r in readings if r.letter is not None]
+    if labelled and len(numbers) > 1 and not letters:
+        # One country, one number: of two number readings and no letter, the one that
+        # reads most like a letter is the country's letter (an "S" read as 5).
+        r = max(numbers, key=lambda r: r.letter_mass)
+        if r.alt_letter:
+            numbers = [n for n in numbers if n is not r]
+            letters = [replace(r, text=r.alt_letter, probability=r.letter_mass)]
     letter_r = max(letters, key=lambda r: r.probability, default=None)
     if not numbers:
         # How sure we are that none of the clusters is a number.

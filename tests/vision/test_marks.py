@@ -270,3 +270,17 @@ def test_digit_too_light_for_the_ink_mask_is_read_with_its_number() -> None:
     seg.gray[near] = (235 - 0.6 * (235 - g[near])).astype(np.uint8)
     assert read_marks(seg)[1].armies == 28
     assert read_marks(seg, settings=MarksSettings(faint_level=10.0))[1].armies != 28
+
+
+def test_on_a_lettered_page_a_letter_like_number_reading_is_the_letter() -> None:
+    from aggression_vision.vision.marks import Cluster, ClusterReading, combine
+
+    def reading(text: str, p: float, alt: str, mass: float) -> ClusterReading:
+        return ClusterReading(Cluster(1, (0, 0, 40, 40), (1,)), text, p, 0.0, 0.0, alt, mass)
+
+    number = reading("13", 0.6, "B", 0.01)
+    s_as_5 = reading("5", 0.9, "S", 0.3)
+    m = combine([number, s_as_5], labelled=True)
+    assert (m.armies, m.letter) == (13, "S")
+    m = combine([number, s_as_5])  # unlettered page: two numbers, the likelier wins
+    assert (m.armies, m.letter) == (5, None)
