@@ -59,6 +59,7 @@ def _thinning_tables() -> tuple[NDArray[np.bool_], NDArray[np.bool_]]:
     return first, second
 
 
+_THINNING = _thinning_tables()
 _NEIGHBOUR_CODE = np.array([[128, 1, 2], [64, 0, 4], [32, 16, 8]], dtype=np.float32)
 
 
@@ -74,7 +75,18 @@ def thin(mask: NDArray[np.bool_], max_iterations: int = 100) -> NDArray[np.bool_
     -------
     (H, W) bool, 8-connected lines along the middle of the strokes.
     """
-    tables = _thinning_tables()
+    out = np.zeros(mask.shape, dtype=bool)
+    ys = np.nonzero(mask.any(axis=1))[0]
+    xs = np.nonzero(mask.any(axis=0))[0]
+    if len(ys) == 0:
+        return out
+    box = np.s_[ys[0] : ys[-1] + 1, xs[0] : xs[-1] + 1]
+    out[box] = _thin(mask[box], max_iterations)
+    return out
+
+
+def _thin(mask: NDArray[np.bool_], max_iterations: int) -> NDArray[np.bool_]:
+    tables = _THINNING
     img = np.pad(mask, 1).astype(np.uint8)
     for _ in range(max_iterations):
         changed = False
@@ -135,7 +147,10 @@ def bridge_ends(
     min_branch: float,
     cone: float,
     min_thickness: float = 0.0,
+    max_thickness: float = np.inf,
     min_length: float = 0.0,
+    ruling: NDArray[np.bool_] | None = None,
+    max_on_ruling: float = 1.0,
 ) -> NDArray[np.bool_]:
     """Continue every loose end of the border network to the ink it points at.
 
@@ -157,7 +172,14 @@ def bridge_ends(
     cone : float
         Degrees.
     min_thickness : float
-        Pixels: thinner lines (what is left of printed ruling) are not continued.
+        Pixels: thinner lines (what is left of printed ruling) are not continued ...
+    max_thickness : float
+        ... nor thicker bands (shadows, the sheet's edge).
+    ruling : (H, W) bool, optional
+        Printed ruling removed from the ink.
+    max_on_ruling : float
+        A bridge running along removed ruling for more than this fraction of
+        its length is the ruling's own line, left over, not a drawn border.
     min_length : float
         Pixels: shorter gaps are gap closing's (a closing that left them open
         saw two lines that do not meet, such as a ruling line's remnant).
@@ -177,6 +199,9 @@ def bridge_ends(
     # Half the stroke's thickness at each skeleton pixel.
     half = cv2.distanceTransform(borders.astype(np.uint8), cv2.DIST_L2, 3)
     out = borders.astype(np.uint8)
+    on_ruling = None
+    if ruling is not None and ruling.any() and max_on_ruling < 1.0:
+        on_ruling = cv2.dilate(ruling.astype(np.uint8), np.ones((5, 5), np.uint8)).astype(bool)
     r = int(np.ceil(reach))
     cos_cone = float(np.cos(np.radians(cone)))
     walk = int(np.ceil(max(min_branch, 4.0 * line_width)))
@@ -186,8 +211,11 @@ def bridge_ends(
         if len(path) < min_branch:
             continue  # a spur of the skeleton or a tick
         ys, xs = np.array(path).T
-        if 2.0 * float(np.median(half[ys, xs])) < min_thickness:
-            continue  # a thin line: what is left of a printed ruling line
+        thick = 2.0 * float(np.median(half[ys, xs]))
+        if not min_thickness <= thick <= max_thickness:
+            # A thin line is what is left of a printed ruling line; a thick
+            # band is a shadow or the edge of the sheet, not a drawn line.
+            continue
         back = path[min(len(path) - 1, walk)]
         d = np.array([y - back[0], x - back[1]], dtype=np.float64)
         norm = float(np.hypot(*d))
@@ -213,6 +241,8 @@ def bridge_ends(
         # The nearest, favouring the straight continuation.
         score = np.where(ok, dist * (2.0 - cos), np.inf)
         ty, tx = cand[int(np.argmin(score))] + np.array([y0, x0])
+        if 2.0 * float(half[ty, tx]) < min_thickness:
+            continue  # pointing at a thin line: printed ruling
         # A stroke across other ink on its way is no continuation of this
         # line (the ink crossed was a part of its own line, left out above).
         length = float(np.hypot(ty - y, tx - x))
@@ -224,6 +254,12 @@ def bridge_ends(
             ].any()
         ):
             continue
+        if on_ruling is not None:
+            f = np.linspace(0.0, 1.0, max(2, int(length)))
+            yy = np.round(y + f * (ty - y)).astype(int)
+            xx = np.round(x + f * (tx - x)).astype(int)
+            if on_ruling[yy, xx].mean() > max_on_ruling:
+                continue
         cv2.line(out, (int(x), int(y)), (int(tx), int(ty)), 1, thickness)
     return out.astype(bool)
 
@@ -423,6 +459,40 @@ def _countries(
     return _Found(count, pockets, stats, labels, barrier, sea_mask, ids, order, centroids, area)
 
 
+def _drop_small_bridged(
+    borders: NDArray[np.bool_],
+    bridged: NDArray[np.bool_],
+    *,
+    line_width: float,
+    settings: ReaderSettings,
+) -> NDArray[np.bool_]:
+    """``bridged`` without the bridges that close off only a small area.
+
+    A country closed by a bridge must be clearly bigger than the smallest
+    country: a small one is most often a printed grid square closed by a
+    bridge to what is left of a ruling line.
+    """
+    added = bridged & ~borders
+    if not added.any():
+        return bridged
+    count, pockets, stats, inradius, _ = _pockets(~bridged)
+    small = inradius < settings.bridge_country_inradius * line_width
+    small[0] = False
+    touched = np.zeros(count, dtype=bool)
+    near = cv2.dilate(added.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
+    touched[np.unique(pockets[near])] = True
+    bad = small & touched
+    if not bad.any():
+        return bridged
+    # The bridges (connected pieces of added ink) that border a bad pocket.
+    n, pieces = cv2.connectedComponents(added.astype(np.uint8), connectivity=8)
+    grown = cv2.dilate(pieces.astype(np.float32), np.ones((3, 3), np.uint8)).astype(np.int32)
+    drop = np.zeros(n, dtype=bool)
+    drop[np.unique(grown[bad[pockets] & (grown > 0)])] = True
+    drop[0] = False
+    return bridged & ~(drop[pieces] & added)
+
+
 def segment(
     image: NDArray[np.uint8],
     *,
@@ -508,15 +578,19 @@ def segment(
     if settings.bridge_reach > 0:
         # Loose ends left once the writing is off the borders: a border that
         # stops short (faint pencil, a stretch erased with the ruling).
-        borders = bridge_ends(
+        bridged = bridge_ends(
             borders,
             line_width=lw,
             reach=settings.bridge_reach * lw,
             min_branch=settings.bridge_min_branch * lw,
             cone=settings.bridge_cone,
             min_thickness=settings.bridge_min_thickness * lw,
+            max_thickness=settings.bridge_max_thickness * lw,
             min_length=settings.gap_close * lw,
+            ruling=ink.ruling,
+            max_on_ruling=settings.bridge_max_on_ruling,
         )
+        borders = _drop_small_bridged(borders, bridged, line_width=lw, settings=settings)
     found = _countries(borders, line_width=lw, settings=settings)
     labels, sea_mask, stats = found.labels, found.barrier, found.stats
     order, ids, centroids, area = found.order, found.ids, found.centroids, found.area

@@ -114,7 +114,16 @@ class ReaderSettings:
         ... to ink within this many degrees of its direction ...
     bridge_min_thickness : float
         ... when that line is at least this many line widths thick (what is
-        left of printed ruling is thinner than drawing).
+        left of printed ruling is thinner than drawing) ...
+    bridge_max_thickness : float
+        ... and at most this many (thicker: a shadow or the sheet's edge).
+    bridge_max_on_ruling : float
+        A bridge that runs along removed printed ruling for more than this
+        fraction of its length is not drawn (1: no limit).
+    bridge_country_inradius : float
+        A paper area closed by a bridge is kept closed only when it holds a
+        disc of this radius, in line widths (else it is most often a printed
+        grid square closed to a remnant of ruling).
     writing_max_extent : float
         An ink component whose bounding box long side is below this fraction of
         the map's extent is writing, not a border.
@@ -190,10 +199,13 @@ class ReaderSettings:
     ruling_speck: int = 12
     ruling_restore: int = 4
     gap_close: float = 3.0
-    bridge_reach: float = 0.0
+    bridge_reach: float = 12.0
     bridge_min_branch: float = 6.0
     bridge_cone: float = 30.0
     bridge_min_thickness: float = 0.0
+    bridge_max_thickness: float = 2.0
+    bridge_country_inradius: float = 4.0
+    bridge_max_on_ruling: float = 0.5
     writing_max_extent: float = 0.06
     country_min_inradius: float = 2.5
     country_min_area: float = 40.0
