@@ -370,7 +370,9 @@ def extract_clusters(
     crops: list[NDArray[np.float32]] = []
     for comps in sorted(groups.values(), key=lambda c: (stats[c[0]][1], stats[c[0]][0])):
         cl, ink = cut(comps, faint=True)
-        clusters.append(replace(cl, bar_up=_bar_up(comps, cc, stats, cfg)) if bars else cl)
+        if bars:
+            cl = replace(cl, bar_up=_bar_up(comps, cc, stats, seg.borders, cfg))
+        clusters.append(cl)
         crops.append(ink)
     if splits:
         for j, cl in enumerate(list(clusters)):
@@ -383,7 +385,11 @@ def extract_clusters(
 
 
 def _bar_up(
-    comps: list[int], cc: NDArray[np.int32], stats: NDArray[np.int32], cfg: MarksSettings
+    comps: list[int],
+    cc: NDArray[np.int32],
+    stats: NDArray[np.int32],
+    borders: NDArray[np.bool_],
+    cfg: MarksSettings,
 ) -> float | None:
     """Which way is up for a cluster with an underline apart from its other strokes.
 
@@ -415,11 +421,26 @@ def _bar_up(
         side = (rest @ normal > 0).mean()
         if 0.1 < side < 0.9:
             continue
+        # A bar that runs into a border is a piece of that border (or of printed ruling
+        # left inside the country), not an underline.
+        if _touches(cc, c, stats[c], borders):
+            continue
         up = normal if side >= 0.9 else -normal
         # Image y points down: the up vector's angle counter-clockwise from +x.
         up_deg = np.degrees(np.arctan2(-up[1], up[0]))
         return float((90.0 - up_deg) % 360)
     return None
+
+
+def _touches(
+    cc: NDArray[np.int32], c: int, stat: NDArray[np.int32], mask: NDArray[np.bool_]
+) -> bool:
+    """Whether component ``c`` touches ``mask`` (within 2 pixels)."""
+    x, y, w, h, _ = stat
+    hh, ww = mask.shape
+    x0, y0, x1, y1 = max(0, x - 2), max(0, y - 2), min(ww, x + w + 2), min(hh, y + h + 2)
+    near = cv2.dilate((cc[y0:y1, x0:x1] == c).astype(np.uint8), np.ones((5, 5), np.uint8))
+    return bool(np.any(mask[y0:y1, x0:x1] & (near > 0)))
 
 
 class _Cutter:
@@ -446,6 +467,7 @@ class _Cutter:
         self.k = max(3, int(round(cfg.background_kernel * text_h)) | 1)
         self.grow = np.ones((2 * int(round(cfg.ink_dilate * lw)) + 1,) * 2, np.uint8)
         self.cfg = cfg
+        self.lw = lw
         self.near_border = np.ones((2 * int(round(cfg.faint_border * lw)) + 1,) * 2, np.uint8)
         self.min_area = cfg.min_component_area * lw * lw
 
@@ -471,7 +493,9 @@ class _Cutter:
         top = float(np.percentile(inside, 90)) if inside.size else 0.0
         region = int(self.comp_region[comps[0]])
         found = None
-        if faint and top > 0:
+        # Only beside writing of some substance (not a sliver of border or ruling).
+        anchor = x1 - x0 >= 2 * self.lw and y1 - y0 >= self.cfg.faint_min_height * self.text_h
+        if faint and anchor and top > 0:
             found = self._faint(dark, top, win, region, (x0 - bx0, y0 - by0, x1 - bx0, y1 - by0))
             if found is not None:
                 mask |= found[0]
@@ -847,7 +871,7 @@ def read_clusters(
         probs = [0.9 if t else 0.5 for t in texts]
         alts = [("", 0.0)] * len(texts)
     return [
-        ClusterReading(cl, t, float(p), float(u), float(c), a[0], a[1])
+        ClusterReading(cl, t, float(p), float(u), float(c), *a)
         for cl, t, p, u, c, a in zip(
             clusters, texts, probs, out.underlined, out.crossed, alts, strict=True
         )

@@ -284,3 +284,17 @@ def test_on_a_lettered_page_a_letter_like_number_reading_is_the_letter() -> None
     assert (m.armies, m.letter) == (13, "S")
     m = combine([number, s_as_5])  # unlettered page: two numbers, the likelier wins
     assert (m.armies, m.letter) == (5, None)
+
+
+def test_a_bar_running_into_a_border_is_no_underline() -> None:
+    import cv2
+
+    from aggression_vision.vision.marks import extract_clusters
+
+    seg = _page([{"number": 23, "underlined": True}], seed=3)
+    n, cc, stats, _ = cv2.connectedComponentsWithStats(seg.writing.astype(np.uint8))
+    flat = 1 + int(np.argmax(stats[1:, 2] / np.maximum(1, stats[1:, 3])))  # the underline
+    x, y, w, h, _ = stats[flat]
+    assert extract_clusters(seg)[0][0].bar_up is not None
+    seg.borders[y : y + h, x + w : x + w + 3] = True  # a border meets its end
+    assert extract_clusters(seg)[0][0].bar_up is None
