@@ -141,14 +141,18 @@ def _dominant_angles(darkness: NDArray[np.float32], mask: NDArray[np.bool_]) -> 
     near = cv2.dilate(mask.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
     sel = near & (mag > 0.05)
     angle = np.degrees(np.arctan2(gy[sel], gx[sel])) % 180.0
-    # Fold modulo 90 degrees: both families of squared paper add up into one
-    # peak (under strong perspective they are not quite at right angles;
-    # the run detection tolerates a few degrees).
-    folded = np.round((angle % 90.0) * 2).astype(int) % 180
-    hist = np.bincount(folded, weights=mag[sel], minlength=180)
+    # Half-degree bins over 180 degrees. The second family is looked for on
+    # its own: under strong perspective the two families of squared or Seyes
+    # paper are far from right angles in the photo.
+    bins = np.round(angle * 2).astype(int) % 360
+    hist = np.bincount(bins, weights=mag[sel], minlength=360)
     smooth = sum(np.roll(hist, k) for k in range(-2, 3))
-    base = int(np.argmax(smooth)) / 2.0
-    return [base, base + 90.0]
+    first = int(np.argmax(smooth))
+    away = np.abs(((np.arange(360) - first) + 180) % 360 - 180) >= 2 * 45
+    second = int(np.argmax(np.where(away, smooth, -1.0)))
+    if smooth[second] < 0.15 * smooth[first]:
+        second = (first + 180) % 360  # no second family: its place at right angles
+    return [first / 2.0, second / 2.0]
 
 
 def _line_peaks(profile: NDArray[np.float64], min_height: float) -> NDArray[np.int64]:
