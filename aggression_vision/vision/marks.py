@@ -108,6 +108,11 @@ class MarksSettings:
     bar_elongation : float
         A component is a straight bar (a candidate underline) when its length is at
         least this many times its width (ratio of the principal axes).
+    border_piece_elongation : float
+        A writing component this elongated (principal axes) touching a border is a
+        piece of it and is left out (it would read as a "1") ...
+    border_piece_flat : float
+        ... unless within this many degrees of horizontal (an underline).
     bar_vote : float
         Underlines vote on the writing's orientation too: a trial rotation gains this
         many nats (on the voters' mean log-likelihood) times the fraction of underlines
@@ -163,6 +168,8 @@ class MarksSettings:
     underline_gap: float = 0.8
     underline_max_width: float = 2.0
     bar_elongation: float = 3.0
+    border_piece_elongation: float = 4.0
+    border_piece_flat: float = 30.0
     bar_vote: float = 1.0
     bar_vote_width: float = 15.0
     faint_reach: float = 1.0
@@ -329,6 +336,7 @@ def extract_clusters(
             continue
         keep.append(i)
     keep = _drop_ruling_residue(keep, cc, stats, lw, cfg)
+    keep = [i for i in keep if not _border_piece(cc, i, stats[i], seg.borders, cfg)]
     if not keep:
         return [], []
     heights = np.array([stats[i][3] for i in keep], float)
@@ -430,6 +438,31 @@ def _bar_up(
         up_deg = np.degrees(np.arctan2(-up[1], up[0]))
         return float((90.0 - up_deg) % 360)
     return None
+
+
+def _border_piece(
+    cc: NDArray[np.int32],
+    c: int,
+    stat: NDArray[np.int32],
+    borders: NDArray[np.bool_],
+    cfg: MarksSettings,
+) -> bool:
+    """Whether component ``c`` is a straight, not flat bar touching a border: a piece of it."""
+    x, y, w, h, _ = stat
+    if max(w, h) < 3 * min(w, h) and max(w, h) < 3:
+        return False
+    ys, xs = np.nonzero(cc[y : y + h, x : x + w] == c)
+    if ys.size < 5:
+        return False
+    pts = np.stack([xs, ys], axis=1).astype(np.float64)
+    ev, evec = np.linalg.eigh(np.cov((pts - pts.mean(axis=0)).T))
+    if ev[0] <= 0 or ev[1] < cfg.border_piece_elongation**2 * ev[0]:
+        return False
+    # A flat bar may be an underline that runs into a border: kept (the frame is the
+    # writing's, or the page's before the writing's orientation is known).
+    if abs(evec[0, 1]) > np.cos(np.radians(cfg.border_piece_flat)):
+        return False
+    return _touches(cc, c, stat, borders)
 
 
 def _touches(

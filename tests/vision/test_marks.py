@@ -298,3 +298,14 @@ def test_a_bar_running_into_a_border_is_no_underline() -> None:
     assert extract_clusters(seg)[0][0].bar_up is not None
     seg.borders[y : y + h, x + w : x + w + 3] = True  # a border meets its end
     assert extract_clusters(seg)[0][0].bar_up is None
+
+
+def test_a_border_piece_beside_a_number_is_not_a_digit() -> None:
+    seg = _page([{"number": 3}], seed=5)
+    # A sliver of the border inside the country, beside the number: a thin vertical bar
+    # that runs into the border at the bottom (it reads as a "1" when kept).
+    seg.writing[60:200, 100:103] = True
+    seg.ink[60:200, 100:103] = True
+    seg.gray[60:197, 100:103] = 60
+    assert seg.borders[197:, 100].all()
+    assert read_marks(seg)[1].armies == 3
