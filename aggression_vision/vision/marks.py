@@ -420,7 +420,8 @@ def _bar_up(
             continue
         mu = pts.mean(axis=0)
         ev, evec = np.linalg.eigh(np.cov((pts - mu).T))
-        if ev[0] <= 0 or ev[1] < cfg.bar_elongation**2 * ev[0]:
+        ev = ev + 1.0 / 12.0  # a one-pixel line has a width
+        if ev[1] < cfg.bar_elongation**2 * ev[0]:
             continue
         along, normal = evec[:, 1], np.array([-evec[1, 1], evec[0, 1]])
         rest = np.concatenate([pix[o] for o in comps if o != c]) - mu
@@ -455,8 +456,10 @@ def _border_piece(
     if ys.size < 5:
         return False
     pts = np.stack([xs, ys], axis=1).astype(np.float64)
+    # (+1/12: the variance of a pixel's width, so that a one-pixel line has a width.)
     ev, evec = np.linalg.eigh(np.cov((pts - pts.mean(axis=0)).T))
-    if ev[0] <= 0 or ev[1] < cfg.border_piece_elongation**2 * ev[0]:
+    ev = ev + 1.0 / 12.0
+    if ev[1] < cfg.border_piece_elongation**2 * ev[0]:
         return False
     # A flat bar may be an underline that runs into a border: kept (the frame is the
     # writing's, or the page's before the writing's orientation is known).
