@@ -565,10 +565,14 @@ class _Cutter:
         coordinates), or None.
         """
         cfg, th = self.cfg, self.text_h
+        low = (dark >= cfg.faint_level * top) & (self.cc[win] == 0) & ~self.seg.borders[win]
+        low &= self.seg.labels[win] == region
+        if np.count_nonzero(low) < self.min_area:
+            return None  # (most clusters: no light ink around them at all)
         # Away from other ink, and further from borders (their blurred edges).
         taken = cv2.dilate((self.cc[win] > 0).astype(np.uint8), self.grow) > 0
         taken |= cv2.dilate(self.seg.borders[win].astype(np.uint8), self.near_border) > 0
-        low = (dark >= cfg.faint_level * top) & ~taken & (self.seg.labels[win] == region)
+        low &= ~taken
         n, lcc, lst, _ = cv2.connectedComponentsWithStats(low.astype(np.uint8), connectivity=8)
         x0, y0, x1, y1 = box
         hits = []
