@@ -3,17 +3,24 @@
 Stage 2 of the photo reader. Input: a :class:`~aggression_vision.vision.types.Segmentation`
 (regions and the writing ink separated from the borders). For each region:
 
-1. the writing components inside it are found and grouped into clusters (a number with its
-   underline and cross-out strokes; a letter; a letter next to a number), using gaps
-   scaled to the typical height of the writing on the page;
+1. the writing components inside it are found (leaving out specks, "+" crossings of
+   printed ruling and straight slivers of border) and grouped into clusters (a number
+   with its underline and cross-out strokes; a letter; a letter next to a number), using
+   gaps scaled to the typical height of the writing on the page;
 2. each cluster is cut out as an ink-darkness image (paper 0, ink 1, everything that is
-   not this cluster's writing blanked) and normalised for the recogniser;
-3. all clusters of the page go through the network in one batch
+   not this cluster's writing blanked; a digit too light for the ink mask beside it
+   joins it) and normalised for the recogniser;
+3. the page's writing orientation is found (:func:`writing_orientation`: the largest
+   clusters read at trial rotations, and the underlines' side) and the writing grouped
+   again in its frame;
+4. all clusters of the page go through the network in one batch
    (:mod:`aggression_vision.vision.digits`); the text of a cluster is the best string of
    a closed vocabulary (numbers 1-100, letters, letter + number, nothing) under the CTC
-   model, and the network also says whether it is underlined and crossed out;
-4. a country's number is its most confident number cluster, its letter its most confident
-   letter cluster.
+   model, and the network also says whether it is underlined and crossed out; a cluster
+   of several ink columns is also read cut in two, and a letter + number split replaces
+   it (:func:`resolve_splits`);
+5. a country's number is its most confident number cluster of writing height, its letter
+   its most confident letter cluster (:func:`combine`).
 """
 
 from __future__ import annotations
