@@ -144,7 +144,8 @@ class MarkNet:
         marks = np.asarray(by_name["marks"], np.float32).reshape(n, 2)
         logprobs = logits - _logsumexp(logits, axis=2)[..., None]
         probs = 1.0 / (1.0 + np.exp(-marks))
-        return NetOutput(logprobs.astype(np.float32), probs[:, 0], probs[:, 1])
+        p32 = np.asarray(probs, np.float32)
+        return NetOutput(logprobs.astype(np.float32), p32[:, 0], p32[:, 1])
 
 
 @lru_cache(maxsize=4)
@@ -160,7 +161,8 @@ def file_sha256(path: str | Path) -> str:
 
 def _logsumexp(a: NDArray[np.float32], axis: int) -> NDArray[np.float32]:
     m = np.max(a, axis=axis, keepdims=True)
-    return np.squeeze(m, axis=axis) + np.log(np.sum(np.exp(a - m), axis=axis))
+    out = np.squeeze(m, axis=axis) + np.log(np.sum(np.exp(a - m), axis=axis))
+    return np.asarray(out, np.float32)
 
 
 def encode(text: str) -> list[int]:

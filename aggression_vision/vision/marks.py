@@ -27,6 +27,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from typing import Any
 
 import cv2
 import numpy as np
@@ -266,7 +267,7 @@ def read_marks(
     cfg = _settings(settings)
     clusters, crops = extract_clusters(seg, cfg, splits=True)
     net = digits.load_net() if crops else None
-    if crops:
+    if net is not None:
         # Voters: whole clusters as the ink mask has them (light ink added beside a
         # cluster is less sure to be its writing).
         pairs = [(c, cl) for c, cl in zip(crops, clusters, strict=True) if cl.split_of is None]
@@ -325,9 +326,11 @@ def extract_clusters(
     cfg = settings or MarksSettings()
     lw = max(float(seg.line_width), 1.0)
     writing = np.ascontiguousarray(_writing_union(seg).astype(np.uint8))
-    n, cc, stats, _ = cv2.connectedComponentsWithStats(writing, connectivity=8)
+    n, cc_, stats_, _ = cv2.connectedComponentsWithStats(writing, connectivity=8)
     if n <= 1:
         return [], []
+    cc = np.asarray(cc_, np.int32)
+    stats = np.asarray(stats_, np.int32)
     big = (stats[:, 4] >= cfg.min_component_area * lw * lw) & (
         np.maximum(stats[:, 2], stats[:, 3]) >= cfg.min_component_height * lw
     )
@@ -527,8 +530,7 @@ class _Cutter:
         bx0, by0 = max(0, x0 - pad - k - reach), max(0, y0 - pad - k)
         bx1, by1 = min(ww, x1 + pad + k + reach), min(hh, y1 + pad + k)
         win = np.s_[by0:by1, bx0:bx1]
-        mask = np.isin(self.cc[win], comps).astype(np.uint8)
-        mask = cv2.dilate(mask, self.grow) > 0
+        mask = cv2.dilate(np.isin(self.cc[win], comps).astype(np.uint8), self.grow) > 0
         gray = self.seg.gray[win].astype(np.float32)
         paper = cv2.dilate(gray, np.ones((k, k), np.uint8))
         dark = np.clip(paper - gray, 0, None)
@@ -708,8 +710,8 @@ def _straight_shape(m: NDArray[np.uint8], length: float, coverage: float) -> str
     h, w = m.shape
     # One length for both directions, from the longer side: a flat bar has no vertical part.
     k = max(3, round(length * max(h, w)))
-    horiz = cv2.morphologyEx(m, cv2.MORPH_OPEN, np.ones((1, k), np.uint8))
-    vert = cv2.morphologyEx(m, cv2.MORPH_OPEN, np.ones((k, 1), np.uint8))
+    horiz = np.asarray(cv2.morphologyEx(m, cv2.MORPH_OPEN, np.ones((1, k), np.uint8)), np.uint8)
+    vert = np.asarray(cv2.morphologyEx(m, cv2.MORPH_OPEN, np.ones((k, 1), np.uint8)), np.uint8)
     on = int(np.count_nonzero(m))
     if not on or np.count_nonzero((horiz | vert) & m) < coverage * on:
         return ""
@@ -748,7 +750,7 @@ def rotate_segmentation(seg: Segmentation, angle: float) -> Segmentation:
     m[0, 2] += nw / 2 - w / 2
     m[1, 2] += nh / 2 - h / 2
 
-    def turn(a: NDArray, border: float, interp: int = cv2.INTER_NEAREST) -> NDArray:
+    def turn(a: NDArray[Any], border: float, interp: int = cv2.INTER_NEAREST) -> NDArray[Any]:
         return cv2.warpAffine(a, m, (nw, nh), flags=interp, borderValue=border)
 
     writing = turn(_writing_union(seg).astype(np.uint8), 0) > 0
@@ -794,7 +796,8 @@ def rotate_ink(ink: NDArray[np.float32], angle: float) -> NDArray[np.float32]:
     nw, nh = int(h * s_ + w * c) + 1, int(h * c + w * s_) + 1
     m[0, 2] += nw / 2 - w / 2
     m[1, 2] += nh / 2 - h / 2
-    return cv2.warpAffine(ink, m, (nw, nh), flags=cv2.INTER_LINEAR, borderValue=0.0)
+    out = cv2.warpAffine(ink, m, (nw, nh), flags=cv2.INTER_LINEAR, borderValue=0.0)
+    return np.asarray(out, np.float32)
 
 
 def writing_orientation(
@@ -953,7 +956,7 @@ def _readings(
         for i, g in enumerate(greedy)
         if pairs and any(c.isalpha() for c in g) and any(c.isdigit() for c in g)
     ]
-    extra: dict[int, tuple[tuple[str, ...], NDArray]] = {}
+    extra: dict[int, tuple[tuple[str, ...], NDArray[np.float64]]] = {}
     if need:
         letter_cls = np.array([digits.ALPHABET.index(c) + 1 for c in digits.LETTERS])
         for i in need:
