@@ -67,10 +67,10 @@ def read_text(ink: NDArray[np.floating], *, psm: int = 7) -> str:
         return ""
     crop = ink[ys.min() : ys.max() + 1, xs.min() : xs.max() + 1]
     scale = TESS_HEIGHT / crop.shape[0]
-    crop = cv2.resize(
+    big = cv2.resize(
         crop, (max(1, round(crop.shape[1] * scale)), TESS_HEIGHT), interpolation=cv2.INTER_LINEAR
     )
-    img = (255 - np.clip(crop, 0, 1) * 255).astype(np.uint8)
+    img = (255 - np.clip(big, 0, 1) * 255).astype(np.uint8)
     img = cv2.copyMakeBorder(img, 16, 16, 16, 16, cv2.BORDER_CONSTANT, value=255)
     raw = pytesseract.image_to_string(
         img, config=f"--psm {psm} -c tessedit_char_whitelist={WHITELIST}"
