@@ -71,7 +71,7 @@ def read_text(ink: NDArray[np.floating], *, psm: int = 7) -> str:
         crop, (max(1, round(crop.shape[1] * scale)), TESS_HEIGHT), interpolation=cv2.INTER_LINEAR
     )
     img = (255 - np.clip(big, 0, 1) * 255).astype(np.uint8)
-    img = cv2.copyMakeBorder(img, 16, 16, 16, 16, cv2.BORDER_CONSTANT, value=255)
+    img = np.asarray(cv2.copyMakeBorder(img, 16, 16, 16, 16, cv2.BORDER_CONSTANT, value=255))
     raw = pytesseract.image_to_string(
         img, config=f"--psm {psm} -c tessedit_char_whitelist={WHITELIST}"
     )
