@@ -120,7 +120,10 @@ class MarksSettings:
         A writing component this elongated (principal axes) touching a border is a
         piece of it and is left out (it would read as a "1") ...
     border_piece_flat : float
-        ... unless within this many degrees of horizontal (an underline).
+        ... unless within this many degrees of horizontal (an underline) ...
+    border_piece_contact : float
+        ... and when at least this fraction of its pixels lie within 2 pixels of the
+        border (it runs along it).
     bar_vote : float
         Underlines vote on the writing's orientation too: a trial rotation gains this
         many nats (on the voters' mean log-likelihood) times the fraction of underlines
@@ -178,6 +181,7 @@ class MarksSettings:
     bar_elongation: float = 3.0
     border_piece_elongation: float = 4.0
     border_piece_flat: float = 30.0
+    border_piece_contact: float = 0.5
     bar_vote: float = 1.0
     bar_vote_width: float = 15.0
     faint_reach: float = 1.0
@@ -458,7 +462,7 @@ def _border_piece(
     borders: NDArray[np.bool_],
     cfg: MarksSettings,
 ) -> bool:
-    """Whether component ``c`` is a straight, not flat bar touching a border: a piece of it."""
+    """Whether component ``c`` is a straight, not flat bar along a border: a piece of it."""
     x, y, w, h, _ = stat
     if max(w, h) < 3 * min(w, h) and max(w, h) < 3:
         return False
@@ -475,7 +479,13 @@ def _border_piece(
     # writing's, or the page's before the writing's orientation is known).
     if abs(evec[0, 1]) > np.cos(np.radians(cfg.border_piece_flat)):
         return False
-    return _touches(cc, c, stat, borders)
+    # Along a border over much of its length (a "1" written against a border touches
+    # it at one end).
+    hh, ww = borders.shape
+    x0, y0, x1, y1 = max(0, x - 2), max(0, y - 2), min(ww, x + w + 2), min(hh, y + h + 2)
+    near = cv2.dilate(borders[y0:y1, x0:x1].astype(np.uint8), np.ones((5, 5), np.uint8)) > 0
+    along = near[ys + y - y0, xs + x - x0].mean()
+    return bool(along >= cfg.border_piece_contact)
 
 
 def _touches(

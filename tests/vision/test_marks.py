@@ -302,10 +302,17 @@ def test_a_bar_running_into_a_border_is_no_underline() -> None:
 
 def test_a_border_piece_beside_a_number_is_not_a_digit() -> None:
     seg = _page([{"number": 3}], seed=5)
-    # A sliver of the border inside the country, beside the number: a thin vertical bar
-    # that runs into the border at the bottom (it reads as a "1" when kept).
-    seg.writing[60:200, 100:103] = True
-    seg.ink[60:200, 100:103] = True
-    seg.gray[60:197, 100:103] = 60
-    assert seg.borders[197:, 100].all()
+    # A sliver of the border inside the country, along it beside the number: a thin
+    # vertical bar (it reads as a "1" when kept).
+    x = CELL_W - 3 - 3  # just inside the right-hand border (3 px wide)
+    assert seg.borders[100, x + 3] and not seg.borders[100, x + 2]
+    seg.writing[50:150, x : x + 2] = True
+    seg.ink[50:150, x : x + 2] = True
+    seg.gray[50:150, x : x + 2] = 60
     assert read_marks(seg)[1].armies == 3
+    # A "1" written against a border (touching it at one end) stays a digit.
+    seg = _page([{}], seed=5)
+    seg.writing[60 : CELL_H - 3, 100:104] = True
+    seg.ink[60 : CELL_H - 3, 100:104] = True
+    seg.gray[60 : CELL_H - 3, 100:104] = 60
+    assert read_marks(seg)[1].armies == 1
