@@ -133,7 +133,9 @@ def _hysteresis(
     return keep[labels]
 
 
-def _dominant_angles(darkness: NDArray[np.float32], mask: NDArray[np.bool_]) -> list[float]:
+def _dominant_angles(
+    darkness: NDArray[np.float32], mask: NDArray[np.bool_], max_skew: float = 90.0
+) -> list[float]:
     """The two directions (degrees, 90 apart) of a possible ruling's lines' gradients."""
     gx = cv2.Sobel(darkness, cv2.CV_32F, 1, 0, ksize=3)
     gy = cv2.Sobel(darkness, cv2.CV_32F, 0, 1, ksize=3)
@@ -148,8 +150,11 @@ def _dominant_angles(darkness: NDArray[np.float32], mask: NDArray[np.bool_]) -> 
     hist = np.bincount(bins, weights=mag[sel], minlength=360)
     smooth = sum(np.roll(hist, k) for k in range(-2, 3))
     first = int(np.argmax(smooth))
-    away = np.abs(((np.arange(360) - first) + 180) % 360 - 180) >= 2 * 45
-    second = int(np.argmax(np.where(away, smooth, -1.0)))
+    # Perspective turns the second family by some degrees from the right
+    # angle, not more (farther peaks are drawn lines).
+    off = np.abs(((np.arange(360) - first) + 180) % 360 - 180)
+    near_right = np.abs(off - 180) <= 2 * max_skew
+    second = int(np.argmax(np.where(near_right, smooth, -1.0)))
     if smooth[second] < 0.15 * smooth[first]:
         second = (first + 180) % 360  # no second family: its place at right angles
     return [first / 2.0, second / 2.0]
@@ -361,7 +366,7 @@ def _ruling_in(
         return runs, rotated, rot
 
     found = False
-    for angle in _dominant_angles(darkness, mask):
+    for angle in _dominant_angles(darkness, mask, settings.ruling_max_skew):
         runs, rotated, rot = straight_runs(angle)
         if not _is_ruling(runs, settings=settings, long_side=scale):
             continue

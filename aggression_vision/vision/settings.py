@@ -91,6 +91,9 @@ class ReaderSettings:
     ruling_relaxed_lines : int
         Once a ruling is seen on the page, a tile where it was missed needs
         only this many regularly spaced lines (and shorter ones).
+    ruling_max_skew : float
+        Degrees: the second family of a ruling is looked for this far from
+        the right angle to the first (perspective turns it).
     ruling_thick_ratio : float
         Ink across a ruling line thicker than this many times the ruling's
         thickness ...
@@ -194,6 +197,7 @@ class ReaderSettings:
     ruling_max_density: float = 0.5
     ruling_tiles: int = 3
     ruling_relaxed_lines: int = 4
+    ruling_max_skew: float = 20.0
     ruling_thick_ratio: float = 1.5
     ruling_thick_extra: float = 1.0
     ruling_speck: int = 12
