@@ -167,7 +167,7 @@ class MarksSettings:
     background_kernel: float = 0.6
     pair_vocabulary: bool = True
     orientation_clusters: int = 16
-    orientation_coarse_clusters: int = 8
+    orientation_coarse_clusters: int = 16
     orientation_step: float = 30.0
     orientation_refine: tuple[float, ...] = (10.0,)
     orientation_prior: float = 0.1
