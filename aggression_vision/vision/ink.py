@@ -464,5 +464,10 @@ def find_ink(image: NDArray[np.uint8], *, settings: ReaderSettings) -> Ink:
         restored = ruling & near
         mask |= restored
         ruling &= ~restored
+    # The printed margin line of ruled and Seyes paper is pink: nearly as
+    # bright as the paper in the red channel. Drawn ink (pencil, blue, black,
+    # even red pens) is dark there too.
+    red_darkness, _ = paper_darkness(image[:, :, 2], settings=settings)
+    mask &= red_darkness >= settings.ink_pink_red * darkness
     line_width = stroke_width(mask)
     return Ink(gray, darkness, mask, ruling, line_width)

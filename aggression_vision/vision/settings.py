@@ -49,6 +49,9 @@ class ReaderSettings:
         ... or be at least this many line widths long (a light pencil stroke).
     ink_min_blob : float
         Ink components smaller than this (in squared line widths) are noise.
+    ink_pink_red : float
+        Ink whose darkness in the red channel is below this fraction of its
+        grey darkness is pink print (the margin line of ruled paper), not drawing.
     grid_min_lines : int
         A family of parallel straight lines is a printed paper ruling only when
         at least this many lines are regularly spaced in a strip.
@@ -182,6 +185,7 @@ class ReaderSettings:
     ink_darkness_strong: float = 0.25
     ink_weak_extent: float = 8.0
     ink_min_blob: float = 6.0
+    ink_pink_red: float = 0.35
     grid_min_lines: int = 6
     grid_line_steps: float = 12.0
     grid_min_long_lines: int = 4
