@@ -283,6 +283,7 @@ def find_ruling(
     (H, W) bool: the pixels of ``mask`` that belong to a printed ruling.
     """
     ruling, found = _ruling_in(darkness, mask, settings=settings, keep_in=keep_in)
+    page_angles = list(found)
     # Perspective fans a ruling out and a curled page bends it: look again in
     # overlapping tiles, where its lines are closer to parallel and straight.
     # Once a ruling is seen somewhere on the page, a tile needs less evidence
@@ -304,6 +305,7 @@ def find_ruling(
             for j in range(n)
         ]
         missed = []
+        seen = []
         for sl in tiles:
             part, hit = _ruling_in(
                 darkness[sl],
@@ -313,9 +315,41 @@ def find_ruling(
                 scale=max(h, w),
             )
             ruling[sl] |= part
-            found |= hit
+            found += hit
+            seen.append((sl, hit))
             if not hit:
                 missed.append(sl)
+        # Strong perspective fans a sparse family (Seyes paper's verticals,
+        # lined paper) out too much even for these tiles: look in smaller
+        # ones, for families not already seen around them (a second look at
+        # a family already removed would take light pencil drawn along it).
+        m = settings.ruling_fine_tiles
+        if found and m > n:
+            fh, fw = 2 * h // (m + 1), 2 * w // (m + 1)
+            for i in range(m):
+                for j in range(m):
+                    sl = (
+                        slice(i * fh // 2, i * fh // 2 + fh),
+                        slice(j * fw // 2, j * fw // 2 + fw),
+                    )
+                    known = list(page_angles)
+                    for big, angles in seen:
+                        if (
+                            big[0].start < sl[0].stop
+                            and sl[0].start < big[0].stop
+                            and big[1].start < sl[1].stop
+                            and sl[1].start < big[1].stop
+                        ):
+                            known += angles
+                    part, _ = _ruling_in(
+                        darkness[sl],
+                        mask[sl],
+                        settings=settings,
+                        keep_in=None if keep_in is None else keep_in[sl],
+                        scale=max(h, w),
+                        known=known,
+                    )
+                    ruling[sl] |= part
         if found:
             for sl in missed:
                 part, _ = _ruling_in(
@@ -336,17 +370,19 @@ def _ruling_in(
     settings: ReaderSettings,
     keep_in: NDArray[np.bool_] | None = None,
     scale: int | None = None,
-) -> tuple[NDArray[np.bool_], bool]:
-    """The ruling of one area (the page or a tile of it), and whether one was seen.
+    known: list[float] | None = None,
+) -> tuple[NDArray[np.bool_], list[float]]:
+    """The ruling of one area (the page or a tile of it), and the angles of its families.
 
-    ``scale`` is the page's long side.
+    ``scale`` is the page's long side. Families within ``ruling_known_angle``
+    degrees of a ``known`` angle are left alone (already handled).
     """
     h, w = mask.shape
     scale = scale or max(h, w)
     long_side = scale
     ruling = np.zeros((h, w), dtype=bool)
     if not mask.any():
-        return ruling, False
+        return ruling, []
     m8 = mask.astype(np.uint8)
     run = max(15, int(round(settings.grid_run * long_side)))
 
@@ -365,12 +401,16 @@ def _ruling_in(
         runs = cv2.morphologyEx(thick, cv2.MORPH_OPEN, np.ones((1, run), np.uint8))
         return runs, rotated, rot
 
-    found = False
+    found: list[float] = []
     for angle in _dominant_angles(darkness, mask, settings.ruling_max_skew):
+        if known and any(
+            abs((angle - k + 90.0) % 180.0 - 90.0) <= settings.ruling_known_angle for k in known
+        ):
+            continue
         runs, rotated, rot = straight_runs(angle)
         if not _is_ruling(runs, settings=settings, long_side=scale):
             continue
-        found = True
+        found.append(angle)
         # Perspective fans a family of lines out over several degrees: take
         # the runs at neighbouring angles too.
         back = np.zeros((h, w), dtype=bool)

@@ -91,6 +91,14 @@ class ReaderSettings:
     ruling_tiles : int
         Ruling is also looked for in n x n overlapping tiles (each half the
         page's size for n = 3), where perspective fans its lines out less.
+    ruling_fine_tiles : int
+        Then in m x m smaller tiles, for families not already seen in the
+        tiles around them (the sparse verticals of Seyes paper under strong
+        perspective); 0 turns this off.
+    ruling_known_angle : float
+        A family within this many degrees of one already seen around a fine
+        tile is not looked at again there (a second look at the same lines
+        would take light pencil drawn along them).
     ruling_relaxed_lines : int
         Once a ruling is seen on the page, a tile where it was missed needs
         only this many regularly spaced lines (and shorter ones).
@@ -200,6 +208,8 @@ class ReaderSettings:
     ruling_darkness: float = 0.05
     ruling_max_density: float = 0.5
     ruling_tiles: int = 3
+    ruling_fine_tiles: int = 5
+    ruling_known_angle: float = 4.0
     ruling_relaxed_lines: int = 4
     ruling_max_skew: float = 20.0
     ruling_thick_ratio: float = 1.5
