@@ -1,5 +1,7 @@
 """Tests for the ink stage."""
 
+from dataclasses import replace
+
 import cv2
 import numpy as np
 
@@ -28,3 +30,30 @@ def test_blue_and_pencil_strokes_are_ink() -> None:
     ink = find_ink(img, settings=ReaderSettings())
     assert ink.mask[:, 140:161].any(axis=1).mean() > 0.9
     assert ink.mask[295:306, 300:700].any(axis=0).mean() > 0.9
+
+
+def _fanned_seyes_page() -> np.ndarray:
+    """Dense horizontal ruling, sparse lines fanning out to a vanishing point, a drawn box."""
+    h, w = 1050, 1400
+    img = np.full((h, w, 3), 225, np.uint8)
+    for y in range(20, h, 12):
+        cv2.line(img, (0, y), (w - 1, y), (175, 175, 175), 1, cv2.LINE_AA)
+    vx, vy = w / 2, -1000.0  # strong perspective: the sparse family converges above the page
+    for x in range(40, w, 48):
+        top = x + (vx - x) * h / (h - vy)
+        cv2.line(img, (int(top), 0), (x, h - 1), (150, 150, 150), 2, cv2.LINE_AA)
+    cv2.rectangle(img, (500, 400), (900, 700), (40, 40, 40), 5)
+    return img
+
+
+def test_fine_tiles_remove_more_of_a_fanned_out_sparse_ruling() -> None:
+    img = _fanned_seyes_page()
+    left = {}
+    for fine in (0, 5):
+        ink = find_ink(img, settings=replace(ReaderSettings(), ruling_fine_tiles=fine))
+        # The drawn box stays ink.
+        assert ink.mask[398:403, 520:880].mean() > 0.9
+        outside = ink.mask.copy()
+        outside[380:720, 480:920] = False
+        left[fine] = int(outside.sum())
+    assert left[5] < 0.8 * left[0]
