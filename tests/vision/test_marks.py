@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from aggression_vision.synth import handwriting as hw
-from aggression_vision.vision.marks import MarksSettings, read_marks, rotate_ink
+from aggression_vision.vision.marks import MarksSettings, looks_labelled, read_marks, rotate_ink
 from aggression_vision.vision.types import Region, Segmentation
 
 CELL_W, CELL_H = 220, 200
@@ -316,3 +316,17 @@ def test_a_border_piece_beside_a_number_is_not_a_digit() -> None:
     seg.ink[60 : CELL_H - 3, 100:104] = True
     seg.gray[60 : CELL_H - 3, 100:104] = 60
     assert read_marks(seg)[1].armies == 1
+
+
+def test_a_page_with_letters_beside_numbers_looks_labelled() -> None:
+    def blob(h: int) -> np.ndarray:
+        a = np.zeros((h + 4, 12), np.float32)
+        a[2 : 2 + h, 4:8] = 1.0
+        return a
+
+    numbers_only = [(blob(20), r) for r in range(1, 9)] + [(blob(5), 3)]  # + an underline
+    assert not looks_labelled(numbers_only, 0.25)
+    named = [(blob(20), r) for r in range(1, 9)] + [(blob(22), r) for r in range(1, 4)]
+    assert looks_labelled(named, 0.25)
+    assert not looks_labelled(named, 0.5)
+    assert not looks_labelled([], 0.25)
