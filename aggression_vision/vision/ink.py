@@ -253,6 +253,16 @@ def _thick_across(
     return line & thick
 
 
+def _half_overlapping_tiles(h: int, w: int, n: int) -> list[tuple[slice, slice]]:
+    """An n x n grid of tiles over an (h, w) image, each overlapping its neighbours by half."""
+    th, tw = 2 * h // (n + 1), 2 * w // (n + 1)
+    return [
+        (slice(i * th // 2, i * th // 2 + th), slice(j * tw // 2, j * tw // 2 + tw))
+        for i in range(n)
+        for j in range(n)
+    ]
+
+
 def find_ruling(
     darkness: NDArray[np.float32],
     mask: NDArray[np.bool_],
@@ -298,12 +308,7 @@ def find_ruling(
         grid_line_steps=settings.grid_line_steps / 2,
     )
     if n > 1:
-        th, tw = 2 * h // (n + 1), 2 * w // (n + 1)
-        tiles = [
-            (slice(i * th // 2, i * th // 2 + th), slice(j * tw // 2, j * tw // 2 + tw))
-            for i in range(n)
-            for j in range(n)
-        ]
+        tiles = _half_overlapping_tiles(h, w, n)
         missed = []
         seen = []
         for sl in tiles:
@@ -325,31 +330,25 @@ def find_ruling(
         # a family already removed would take light pencil drawn along it).
         m = settings.ruling_fine_tiles
         if found and m > n:
-            fh, fw = 2 * h // (m + 1), 2 * w // (m + 1)
-            for i in range(m):
-                for j in range(m):
-                    sl = (
-                        slice(i * fh // 2, i * fh // 2 + fh),
-                        slice(j * fw // 2, j * fw // 2 + fw),
-                    )
-                    known = list(page_angles)
-                    for big, angles in seen:
-                        if (
-                            big[0].start < sl[0].stop
-                            and sl[0].start < big[0].stop
-                            and big[1].start < sl[1].stop
-                            and sl[1].start < big[1].stop
-                        ):
-                            known += angles
-                    part, _ = _ruling_in(
-                        darkness[sl],
-                        mask[sl],
-                        settings=settings,
-                        keep_in=None if keep_in is None else keep_in[sl],
-                        scale=max(h, w),
-                        known=known,
-                    )
-                    ruling[sl] |= part
+            for sl in _half_overlapping_tiles(h, w, m):
+                known = list(page_angles)
+                for big, angles in seen:
+                    if (
+                        big[0].start < sl[0].stop
+                        and sl[0].start < big[0].stop
+                        and big[1].start < sl[1].stop
+                        and sl[1].start < big[1].stop
+                    ):
+                        known += angles
+                part, _ = _ruling_in(
+                    darkness[sl],
+                    mask[sl],
+                    settings=settings,
+                    keep_in=None if keep_in is None else keep_in[sl],
+                    scale=max(h, w),
+                    known=known,
+                )
+                ruling[sl] |= part
         if found:
             for sl in missed:
                 part, _ = _ruling_in(
