@@ -76,17 +76,31 @@ def find_sheet(image: NDArray[np.uint8], *, settings: ReaderSettings) -> Corners
     -------
     (4, 2) float64 corners in ``image`` coordinates, or None.
     """
-    quad = _sheet_by_edges(image, settings=settings)
-    if quad is not None:
-        return quad
-    return _sheet_by_brightness(image, settings=settings)
-
-
-def _sheet_by_edges(image: NDArray[np.uint8], *, settings: ReaderSettings) -> Corners | None:
-    """The largest convex quadrilateral outline with crisp sides, or None."""
     h, w = image.shape[:2]
-    scale = 400.0 / max(h, w)
+    scale = settings.page_analysis_px / max(h, w)
     small = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+    quad = _sheet_by_edges(small, settings=settings)
+    if quad is None:
+        quad = _sheet_by_brightness(small, settings=settings)
+    return None if quad is None else quad / scale
+
+
+def _on_frame(quad: Corners, shape: tuple[int, ...], margin: float) -> bool:
+    """Whether two or more corners of ``quad`` lie on the border of an image of ``shape``.
+
+    Such a quadrilateral is a sheet that is cut off (or fills the frame): the
+    whole photo is the better working area.
+    """
+    sh, sw = shape[:2]
+    m = margin * max(sh, sw)
+    on_border = (
+        (quad[:, 0] < m) | (quad[:, 0] > sw - 1 - m) | (quad[:, 1] < m) | (quad[:, 1] > sh - 1 - m)
+    )
+    return int(on_border.sum()) >= 2
+
+
+def _sheet_by_edges(small: NDArray[np.uint8], *, settings: ReaderSettings) -> Corners | None:
+    """The largest convex quadrilateral outline with crisp sides in ``small``, or None."""
     sh, sw = small.shape[:2]
     gray = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
     blur = cv2.GaussianBlur(gray, (5, 5), 0)
@@ -103,38 +117,20 @@ def _sheet_by_edges(image: NDArray[np.uint8], *, settings: ReaderSettings) -> Co
         if len(approx) == 4 and cv2.isContourConvex(approx):
             candidates.append((area, approx.reshape(4, 2).astype(np.float64)))
     for _, quad in sorted(candidates, key=lambda t: -t[0])[:5]:
-        margin = 0.01 * max(sh, sw)
-        on_border = (
-            (quad[:, 0] < margin)
-            | (quad[:, 0] > sw - 1 - margin)
-            | (quad[:, 1] < margin)
-            | (quad[:, 1] > sh - 1 - margin)
-        )
-        if on_border.sum() >= 2:
+        if _on_frame(quad, small.shape, settings.page_frame_margin):
             continue
         ordered = order_corners(quad)
         if _edges_are_sharp(gray, ordered):
-            return ordered / scale
+            return ordered
     return None
 
 
-def _sheet_by_brightness(image: NDArray[np.uint8], *, settings: ReaderSettings) -> Corners | None:
-    """Find the four corners of a sheet of paper whose edges are all visible.
+def _sheet_by_brightness(small: NDArray[np.uint8], *, settings: ReaderSettings) -> Corners | None:
+    """The sheet as the largest bright, weakly coloured area of ``small``, or None.
 
-    Parameters
-    ----------
-    image : (H, W, 3) uint8 BGR
-        The photo (any size; it is analysed at about 400 px).
-    settings : ReaderSettings
-
-    Returns
-    -------
-    (4, 2) float64 corners in ``image`` coordinates, or None when no sheet
-    edge is visible (the paper fills the photo, or the sheet is cut off).
+    None also when no sheet edge is visible (the paper fills the photo, or the
+    sheet is cut off).
     """
-    h, w = image.shape[:2]
-    scale = 400.0 / max(h, w)
-    small = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
     sh, sw = small.shape[:2]
     hsv = cv2.cvtColor(small, cv2.COLOR_BGR2HSV)
     # Paper: bright and weakly coloured relative to the rest of the photo.
@@ -168,16 +164,7 @@ def _sheet_by_brightness(image: NDArray[np.uint8], *, settings: ReaderSettings) 
             break
     if quad is None:
         return None
-    # A quadrilateral that lies along the photo's border is a sheet that is cut
-    # off (or fills the frame): the whole photo is the better working area.
-    margin = 0.01 * max(sh, sw)
-    on_border = (
-        (quad[:, 0] < margin)
-        | (quad[:, 0] > sw - 1 - margin)
-        | (quad[:, 1] < margin)
-        | (quad[:, 1] > sh - 1 - margin)
-    )
-    if on_border.sum() >= 2:
+    if _on_frame(quad, small.shape, settings.page_frame_margin):
         return None
     # The sheet must fill its quadrilateral (not an L-shaped bright area).
     quad_area = cv2.contourArea(quad.astype(np.float32))
@@ -186,7 +173,7 @@ def _sheet_by_brightness(image: NDArray[np.uint8], *, settings: ReaderSettings) 
     gray = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
     if not _edges_are_sharp(gray, order_corners(quad)):
         return None
-    return order_corners(quad / scale)
+    return order_corners(quad)
 
 
 def _edges_are_sharp(gray: NDArray[np.uint8], quad: Corners) -> bool:

@@ -29,6 +29,12 @@ class ReaderSettings:
     page_max_area : float
         Largest sheet accepted, as a fraction of the photo area (a quadrilateral
         touching every photo edge is the photo, not a sheet).
+    page_analysis_px : int
+        The page finder looks for the sheet in a copy of the photo this many pixels
+        on its long side (its edge tests are tuned at that scale).
+    page_frame_margin : float
+        A sheet corner closer than this fraction of the long side to the photo's
+        border lies on the border; two such corners mean a cut-off sheet.
     page_margin : float
         Band removed along the rectified sheet's edges, as a fraction of its long
         side (paper edge shadows and the torn/curled border).
@@ -186,6 +192,8 @@ class ReaderSettings:
     decode_oversampling: float = 1.25
     page_min_area: float = 0.15
     page_max_area: float = 0.98
+    page_analysis_px: int = 400
+    page_frame_margin: float = 0.01
     page_margin: float = 0.012
     background_kernel: float = 0.03
     paper_min_brightness: float = 0.6
