@@ -63,15 +63,23 @@ OcrOpt = Annotated[
 ]
 
 
-def _check_corners(text: str | None) -> str | None:
-    if text is None:
-        return None
+def _corner_pairs(text: str) -> list[tuple[float, float]]:
+    """The four (x, y) corners of a ``--corners`` value; ValueError when malformed."""
     try:
         values = [float(v) for v in text.split(",")]
     except ValueError:
         values = []
     if len(values) != 8:
-        raise typer.BadParameter(f"{text!r}: expected 8 numbers x1,y1,x2,y2,x3,y3,x4,y4")
+        raise ValueError(f"{text!r}: expected 8 numbers x1,y1,x2,y2,x3,y3,x4,y4")
+    return [(values[i], values[i + 1]) for i in range(0, 8, 2)]
+
+
+def _check_corners(text: str | None) -> str | None:
+    if text is not None:
+        try:
+            _corner_pairs(text)
+        except ValueError as exc:
+            raise typer.BadParameter(str(exc)) from None
     return text
 
 
@@ -180,7 +188,8 @@ def read_document(
             raise AggressionVisionError(f"{path}: no such file")
         from aggression_vision.vision.pipeline import read_photo
 
-        doc = read_photo(path, corners=_parse_corners(corners, path), ocr=ocr)
+        # (--corners was checked by its option callback)
+        doc = read_photo(path, corners=None if corners is None else _corner_pairs(corners), ocr=ocr)
     else:
         doc = load_json(path)
         if not isinstance(doc, dict):
@@ -188,20 +197,6 @@ def read_document(
     if corrections:
         doc = apply_corrections(doc, corrections)
     return doc
-
-
-def _parse_corners(text: str | None, path: Path) -> list[tuple[float, float]] | None:
-    if text is None:
-        return None
-    try:
-        values = [float(v) for v in text.split(",")]
-    except ValueError:
-        values = []
-    if len(values) != 8:
-        raise AggressionVisionError(
-            f"--corners {text!r}: expected 8 numbers x1,y1,x2,y2,x3,y3,x4,y4 for {path}"
-        )
-    return [(values[i], values[i + 1]) for i in range(0, 8, 2)]
 
 
 def load_state(
