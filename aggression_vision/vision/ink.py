@@ -307,18 +307,24 @@ def find_ruling(
         grid_min_long_lines=max(2, settings.grid_min_long_lines // 2),
         grid_line_steps=settings.grid_line_steps / 2,
     )
+
+    def in_tile(
+        sl: tuple[slice, slice], cfg: ReaderSettings, known: list[float] | None = None
+    ) -> tuple[NDArray[np.bool_], list[float]]:
+        return _ruling_in(
+            darkness[sl],
+            mask[sl],
+            settings=cfg,
+            keep_in=None if keep_in is None else keep_in[sl],
+            scale=max(h, w),
+            known=known,
+        )
+
     if n > 1:
-        tiles = _half_overlapping_tiles(h, w, n)
         missed = []
         seen = []
-        for sl in tiles:
-            part, hit = _ruling_in(
-                darkness[sl],
-                mask[sl],
-                settings=settings,
-                keep_in=None if keep_in is None else keep_in[sl],
-                scale=max(h, w),
-            )
+        for sl in _half_overlapping_tiles(h, w, n):
+            part, hit = in_tile(sl, settings)
             ruling[sl] |= part
             found += hit
             seen.append((sl, hit))
@@ -340,24 +346,11 @@ def find_ruling(
                         and sl[1].start < big[1].stop
                     ):
                         known += angles
-                part, _ = _ruling_in(
-                    darkness[sl],
-                    mask[sl],
-                    settings=settings,
-                    keep_in=None if keep_in is None else keep_in[sl],
-                    scale=max(h, w),
-                    known=known,
-                )
+                part, _ = in_tile(sl, settings, known)
                 ruling[sl] |= part
         if found:
             for sl in missed:
-                part, _ = _ruling_in(
-                    darkness[sl],
-                    mask[sl],
-                    settings=relaxed,
-                    keep_in=None if keep_in is None else keep_in[sl],
-                    scale=max(h, w),
-                )
+                part, _ = in_tile(sl, relaxed)
                 ruling[sl] |= part
     return ruling
 
