@@ -46,17 +46,6 @@ from aggression_vision.vision.regions import segment
 from aggression_vision.vision.settings import ReaderSettings
 
 
-def _turn_matrix(shape: tuple[int, int], angle: float) -> np.ndarray:
-    """The 3x3 form of :func:`marks.rotate_segmentation`'s affine map."""
-    h, w = shape
-    m = cv2.getRotationMatrix2D((w / 2, h / 2), angle % 360, 1.0)
-    c, s = abs(m[0, 0]), abs(m[0, 1])
-    nw, nh = int(h * s + w * c) + 1, int(h * c + w * s) + 1
-    m[0, 2] += nw / 2 - w / 2
-    m[1, 2] += nh / 2 - h / 2
-    return np.vstack([m, [0.0, 0.0, 1.0]])
-
-
 def _box(quad: np.ndarray) -> tuple[float, float, float, float]:
     return (
         float(quad[:, 0].min()),
@@ -112,7 +101,7 @@ def photo_crops(seed: int) -> tuple[list[np.ndarray], list[str], list[tuple[floa
     ang = [math.atan2(-d[1], d[0]) for d in dirs]
     angle = -math.degrees(math.atan2(np.mean(np.sin(ang)), np.mean(np.cos(ang))))
     turned = mk.rotate_segmentation(seg, angle)
-    turn = _turn_matrix(seg.gray.shape, angle)
+    turn = np.vstack([mk.turn_matrix(seg.gray.shape, angle)[0], [0.0, 0.0, 1.0]])
     boxes = [_box((np.c_[q, np.ones(len(q))] @ turn.T)[:, :2]) for _, q, *_ in quads]
     clusters, crops = mk.extract_clusters(turned)
     xs: list[np.ndarray] = []

@@ -782,6 +782,23 @@ def looks_labelled(crops: list[tuple[NDArray[np.float32], int]], fraction: float
     return bool(with_writing) and two >= fraction * len(with_writing)
 
 
+def turn_matrix(
+    shape: tuple[int, ...], angle: float
+) -> tuple[NDArray[np.float64], tuple[int, int]]:
+    """Affine map turning an image of ``shape`` by ``angle`` degrees (counter-clockwise).
+
+    Returns the (2, 3) matrix and the (width, height) of the grown canvas that holds
+    the whole turned image, centred.
+    """
+    h, w = shape[:2]
+    m = cv2.getRotationMatrix2D((w / 2, h / 2), angle % 360, 1.0)
+    c, s_ = abs(m[0, 0]), abs(m[0, 1])
+    nw, nh = int(h * s_ + w * c) + 1, int(h * c + w * s_) + 1
+    m[0, 2] += nw / 2 - w / 2
+    m[1, 2] += nh / 2 - h / 2
+    return np.asarray(m, np.float64), (nw, nh)
+
+
 def rotate_segmentation(seg: Segmentation, angle: float) -> Segmentation:
     """The arrays :func:`extract_clusters` reads, turned by ``angle`` degrees (counter-clockwise).
 
@@ -791,12 +808,7 @@ def rotate_segmentation(seg: Segmentation, angle: float) -> Segmentation:
     Cluster boxes come out in the turned frame; regions, adjacency and the homography
     are those of ``seg``.
     """
-    h, w = seg.gray.shape
-    m = cv2.getRotationMatrix2D((w / 2, h / 2), angle % 360, 1.0)
-    c, s_ = abs(m[0, 0]), abs(m[0, 1])
-    nw, nh = int(h * s_ + w * c) + 1, int(h * c + w * s_) + 1
-    m[0, 2] += nw / 2 - w / 2
-    m[1, 2] += nh / 2 - h / 2
+    m, (nw, nh) = turn_matrix(seg.gray.shape, angle)
 
     def turn(a: NDArray[Any], border: float, interp: int = cv2.INTER_NEAREST) -> NDArray[Any]:
         return cv2.warpAffine(a, m, (nw, nh), flags=interp, borderValue=border)
@@ -838,12 +850,7 @@ def rotate_ink(ink: NDArray[np.float32], angle: float) -> NDArray[np.float32]:
         return ink
     if a in (90, 180, 270):
         return np.ascontiguousarray(np.rot90(ink, int(a // 90)))
-    h, w = ink.shape
-    m = cv2.getRotationMatrix2D((w / 2, h / 2), a, 1.0)
-    c, s_ = abs(m[0, 0]), abs(m[0, 1])
-    nw, nh = int(h * s_ + w * c) + 1, int(h * c + w * s_) + 1
-    m[0, 2] += nw / 2 - w / 2
-    m[1, 2] += nh / 2 - h / 2
+    m, (nw, nh) = turn_matrix(ink.shape, a)
     out = cv2.warpAffine(ink, m, (nw, nh), flags=cv2.INTER_LINEAR, borderValue=0.0)
     return np.asarray(out, np.float32)
 
