@@ -95,6 +95,13 @@ class MarksSettings:
         often passes for a letter (7/L, 3/E, 4/h). (Real sudoku photo
         02_17_iphone_14_1 was read upside down without it: 4 of 45 digits right.) Not
         applied on a page that looks labelled (see ``labelled_page_fraction``).
+    touch_reach : float
+        Line widths within which a stroke touches a border (an underline's test, a
+        border piece's contact); at least 2 pixels.
+    label_reach : float
+        Line widths around a writing component that no country claims within which
+        it borrows the commonest country label (about a border's width); at least 6
+        pixels.
     labelled_page_fraction : float
         A page is taken to carry letters (country names) when at least this share of
         its countries with writing hold two or more clusters of writing height: there
@@ -183,6 +190,8 @@ class MarksSettings:
     orientation_refine: tuple[float, ...] = (10.0,)
     orientation_prior: float = 0.1
     orientation_letter_penalty: float = 1.0
+    touch_reach: float = 0.45
+    label_reach: float = 1.3
     labelled_page_fraction: float = 0.25
     split_max: int = 2
     split_min_prob: float = 0.5
@@ -354,7 +363,12 @@ def extract_clusters(
     big = (stats[:, 4] >= cfg.min_component_area * lw * lw) & (
         np.maximum(stats[:, 2], stats[:, 3]) >= cfg.min_component_height * lw
     )
-    comp_region = _component_regions(cc, n, stats, seg.labels, big)
+    # (At least 2 and 6 pixels: a one-pixel gap of anti-aliasing or JPEG is always
+    # possible, whatever the line width.)
+    touch = max(2, round(cfg.touch_reach * lw))
+    comp_region = _component_regions(
+        cc, n, stats, seg.labels, big, max(6, round(cfg.label_reach * lw))
+    )
     keep = []
     for i in range(1, n):
         x, y, w, h, area = stats[i]
@@ -366,7 +380,7 @@ def extract_clusters(
             continue
         keep.append(i)
     keep = _drop_ruling_residue(keep, cc, stats, lw, cfg)
-    keep = [i for i in keep if not _border_piece(cc, i, stats[i], seg.borders, cfg)]
+    keep = [i for i in keep if not _border_piece(cc, i, stats[i], seg.borders, cfg, touch)]
     if not keep:
         return [], []
     heights = np.array([stats[i][3] for i in keep], float)
@@ -409,7 +423,7 @@ def extract_clusters(
     for comps in sorted(groups.values(), key=lambda c: (stats[c[0]][1], stats[c[0]][0])):
         cl, ink = cut(comps, faint=True)
         if bars:
-            cl = replace(cl, bar_up=_bar_up(comps, cc, stats, seg.borders, cfg))
+            cl = replace(cl, bar_up=_bar_up(comps, cc, stats, seg.borders, cfg, touch))
         clusters.append(cl)
         crops.append(ink)
     if splits:
@@ -428,6 +442,7 @@ def _bar_up(
     stats: NDArray[np.int32],
     borders: NDArray[np.bool_],
     cfg: MarksSettings,
+    touch: int,
 ) -> float | None:
     """Which way is up for a cluster with an underline apart from its other strokes.
 
@@ -462,7 +477,7 @@ def _bar_up(
             continue
         # A bar that runs into a border is a piece of that border (or of printed ruling
         # left inside the country), not an underline.
-        if _touches(cc, c, stats[c], borders):
+        if _touches(cc, c, stats[c], borders, touch):
             continue
         up = normal if side >= 0.9 else -normal
         # Image y points down: the up vector's angle counter-clockwise from +x.
@@ -477,8 +492,12 @@ def _border_piece(
     stat: NDArray[np.int32],
     borders: NDArray[np.bool_],
     cfg: MarksSettings,
+    touch: int,
 ) -> bool:
-    """Whether component ``c`` is a straight, not flat bar along a border: a piece of it."""
+    """Whether component ``c`` is a straight, not flat bar along a border: a piece of it.
+
+    ``touch``: pixels within which a pixel of it lies on the border.
+    """
     x, y, w, h, _ = stat
     if max(w, h) < 3 * min(w, h) and max(w, h) < 3:
         return False
@@ -498,20 +517,22 @@ def _border_piece(
     # Along a border over much of its length (a "1" written against a border touches
     # it at one end).
     hh, ww = borders.shape
-    x0, y0, x1, y1 = max(0, x - 2), max(0, y - 2), min(ww, x + w + 2), min(hh, y + h + 2)
-    near = cv2.dilate(borders[y0:y1, x0:x1].astype(np.uint8), np.ones((5, 5), np.uint8)) > 0
+    r = touch
+    x0, y0, x1, y1 = max(0, x - r), max(0, y - r), min(ww, x + w + r), min(hh, y + h + r)
+    kernel = np.ones((2 * r + 1,) * 2, np.uint8)
+    near = cv2.dilate(borders[y0:y1, x0:x1].astype(np.uint8), kernel) > 0
     along = near[ys + y - y0, xs + x - x0].mean()
     return bool(along >= cfg.border_piece_contact)
 
 
 def _touches(
-    cc: NDArray[np.int32], c: int, stat: NDArray[np.int32], mask: NDArray[np.bool_]
+    cc: NDArray[np.int32], c: int, stat: NDArray[np.int32], mask: NDArray[np.bool_], r: int
 ) -> bool:
-    """Whether component ``c`` touches ``mask`` (within 2 pixels)."""
+    """Whether component ``c`` touches ``mask`` (within ``r`` pixels)."""
     x, y, w, h, _ = stat
     hh, ww = mask.shape
-    x0, y0, x1, y1 = max(0, x - 2), max(0, y - 2), min(ww, x + w + 2), min(hh, y + h + 2)
-    near = cv2.dilate((cc[y0:y1, x0:x1] == c).astype(np.uint8), np.ones((5, 5), np.uint8))
+    x0, y0, x1, y1 = max(0, x - r), max(0, y - r), min(ww, x + w + r), min(hh, y + h + r)
+    near = cv2.dilate((cc[y0:y1, x0:x1] == c).astype(np.uint8), np.ones((2 * r + 1,) * 2, np.uint8))
     return bool(np.any(mask[y0:y1, x0:x1] & (near > 0)))
 
 
@@ -672,11 +693,12 @@ def _component_regions(
     stats: NDArray[np.int32],
     labels: NDArray[np.int32],
     wanted: NDArray[np.bool_],
+    reach: int,
 ) -> NDArray[np.int32]:
     """The region of each writing component: the label most of its labelled pixels carry.
 
     A ``wanted`` component none of whose pixels carries a label (the region stage left
-    it out of every country) borrows the commonest label within a few pixels around it.
+    it out of every country) borrows the commonest label within ``reach`` pixels of it.
     """
     comp_region = np.zeros(n, np.int32)
     flat_cc = cc.ravel()
@@ -689,7 +711,6 @@ def _component_regions(
         # Sorted by count, the last pair of each component is its majority label.
         order = np.argsort(counts, kind="stable")
         comp_region[uniq[order] // base] = uniq[order] % base
-    reach = 6  # pixels: three 5x5 dilations, as far as a border's width
     hh, ww = labels.shape
     for i in np.nonzero((comp_region == 0) & wanted)[0]:
         if i == 0:
@@ -697,7 +718,8 @@ def _component_regions(
         x, y, w, h, _ = stats[i]
         x0, y0 = max(0, x - reach), max(0, y - reach)
         x1, y1 = min(ww, x + w + reach), min(hh, y + h + reach)
-        near = cv2.dilate((cc[y0:y1, x0:x1] == i).astype(np.uint8), np.ones((13, 13), np.uint8))
+        kernel = np.ones((2 * reach + 1,) * 2, np.uint8)
+        near = cv2.dilate((cc[y0:y1, x0:x1] == i).astype(np.uint8), kernel)
         lab = labels[y0:y1, x0:x1][(near > 0) & (labels[y0:y1, x0:x1] > 0)]
         if lab.size:
             comp_region[i] = int(np.bincount(lab).argmax())
