@@ -34,6 +34,21 @@ def _placement(state: GameState, rng: np.random.Generator, spread: float) -> Pla
     return Placement(country, int(np.clip(n, 1, left)))
 
 
+def random_conquest(state: GameState, rng: np.random.Generator) -> Move:
+    """A random legal phase-3 move for the player to move: a conquest, or a pass when
+    there is none.
+
+    Greedy-ish: a conquest is drawn with weight sqrt(armies of its target), so big
+    prizes are preferred, but not always. Draws from ``rng`` only when there is a
+    conquest to choose.
+    """
+    options = state.legal_conquests()
+    if not options:
+        return Pass()
+    weights = np.array([float(state.armies[c.target] or 1) for c in options]) ** 0.5
+    return options[int(rng.choice(len(options), p=weights / weights.sum()))]
+
+
 def play_game(
     board: Board, rng: np.random.Generator, params: SynthParams
 ) -> tuple[GameState, list[Move]]:
@@ -65,14 +80,7 @@ def play_game(
         stop = int(rng.integers(1, n_phase2))
         return replay(board, moves[:stop]), moves[:stop]
     while state.to_move is not None:
-        options = state.legal_conquests()
-        move3: Move
-        if options:
-            # Greedy-ish: prefer the big prizes, but not always.
-            weights = np.array([float(state.armies[c.target] or 1) for c in options]) ** 0.5
-            move3 = options[int(rng.choice(len(options), p=weights / weights.sum()))]
-        else:
-            move3 = Pass()
+        move3 = random_conquest(state, rng)
         moves.append(move3)
         state = state.apply(move3)
     n_conquests = sum(isinstance(m, Conquest) for m in moves)

@@ -37,6 +37,7 @@ from aggression_vision.synth.render import (
     draw_polylines,
     pencil_texture,
     reading_order,
+    write_label,
     write_text,
 )
 
@@ -119,6 +120,45 @@ def player_styles(rng: np.random.Generator, params: SynthParams) -> dict[str, Ha
     }
 
 
+def page_pens_and_map(
+    rng: np.random.Generator, params: SynthParams
+) -> tuple[tuple[float, float], dict[str, Pen], SynthMap]:
+    """Draw the page size, the pens and the map placed on the page, in that order.
+
+    Shared by the single-photo generator and the game sequences so that both make
+    the same draws from ``rng`` in the same order.
+
+    Parameters
+    ----------
+    rng : numpy.random.Generator
+    params : SynthParams
+        ``page_size``, ``pen``, ``other_pen_prob``, ``map_extent`` and the map's own.
+
+    Returns
+    -------
+    page_mm : tuple of float
+        Page width and height in mm.
+    pens : dict of str to Pen
+        ``"map"``, ``"first"`` and ``"second"`` (a player often shares the map's pen).
+    smap : SynthMap
+        The map in page mm.
+    """
+    page_mm = PAGE_SIZES_MM[_choice(rng, params.page_size)]
+    map_pen = random_pen(rng, _choice(rng, params.pen))
+    pens: dict[str, Pen] = {"map": map_pen}
+    for player in ("first", "second"):
+        pens[player] = (
+            random_pen(rng, _choice(rng, params.pen))
+            if rng.random() < params.other_pen_prob
+            else map_pen
+        )
+    # Map geometry on the page.
+    extent = float(rng.uniform(*params.map_extent)) * min(page_mm)
+    smap = generate_map(rng, params, extent_mm=extent, line_width_mm=map_pen.width_mm)
+    smap = _translate(smap, _place_map(rng, smap, page_mm))
+    return page_mm, pens, smap
+
+
 def generate_sample(seed: int, params: SynthParams | None = None) -> Sample:
     """Generate one synthetic photo and its ground-truth document.
 
@@ -139,20 +179,8 @@ def generate_sample(seed: int, params: SynthParams | None = None) -> Sample:
 
     # Paper and pens.
     paper_kind = _choice(rng, params.paper)
-    page_mm = PAGE_SIZES_MM[_choice(rng, params.page_size)]
-    map_pen = random_pen(rng, _choice(rng, params.pen))
-    pens: dict[str, Pen] = {"map": map_pen}
-    for player in ("first", "second"):
-        pens[player] = (
-            random_pen(rng, _choice(rng, params.pen))
-            if rng.random() < params.other_pen_prob
-            else map_pen
-        )
-
-    # Map geometry on the page.
-    extent = float(rng.uniform(*params.map_extent)) * min(page_mm)
-    smap = generate_map(rng, params, extent_mm=extent, line_width_mm=map_pen.width_mm)
-    smap = _translate(smap, _place_map(rng, smap, page_mm))
+    page_mm, pens, smap = page_pens_and_map(rng, params)
+    map_pen = pens["map"]
     n = len(smap.countries)
 
     # Camera pose first: the reading order of the ids is the photo's.
@@ -225,23 +253,18 @@ def generate_sample(seed: int, params: SynthParams | None = None) -> Sample:
                 warnings.append(f"{cid}: the number did not fit")
         if labelled:
             avoid = shapely.box(*number_box).buffer(0.8) if number_box else None
-            got = None
-            for touch in (False, True):  # crowded country: let the letter touch the line
-                got = write_text(
-                    layers["map"],
-                    poly,
-                    cid,
-                    rng,
-                    params,
-                    style=styles["first"],
-                    ppm=ppm,
-                    height_mm=h0 * float(rng.uniform(0.9, 1.3)),
-                    pen_width_mm=map_pen.width_mm,
-                    avoid=avoid,
-                    touch=touch,
-                )
-                if got is not None:
-                    break
+            got = write_label(
+                layers["map"],
+                poly,
+                cid,
+                rng,
+                params,
+                style=styles["first"],
+                ppm=ppm,
+                height_mm=h0,
+                pen_width_mm=map_pen.width_mm,
+                avoid=avoid,
+            )
             if got is not None:
                 boxes_mm.setdefault(cid, {})["label"] = got
             if got is None:

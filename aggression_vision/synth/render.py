@@ -180,6 +180,58 @@ def _fit_box(
     return None
 
 
+def render_text_mm(
+    text: str,
+    rng: np.random.Generator,
+    *,
+    style: HandStyle,
+    ppm: float,
+    height_mm: float,
+    pen_width_mm: float,
+) -> tuple[NDArray[np.float32], tuple[float, float, float, float], float]:
+    """Render ``text`` ``height_mm`` high at ``ppm`` pixels per mm with a pen
+    ``pen_width_mm`` wide (the pen is kept between 5 % and 22 % of the height).
+
+    Returns
+    -------
+    patch : ndarray of float32
+        The ink coverage, padded.
+    box : tuple of float
+        (x0, y0, x1, y1) of the characters in patch pixels.
+    pen_px : float
+        The pen's width in pixels (for the marks drawn with the number).
+    """
+    h_px = max(6, int(round(height_mm * ppm)))
+    pen_rel = float(np.clip(pen_width_mm / height_mm, 0.05, 0.22))
+    img, boxes = render_text(text, rng, height_px=h_px, style=replace(style, stroke_width=pen_rel))
+    tb = (
+        float(min(b[0] for b in boxes)),
+        float(min(b[1] for b in boxes)),
+        float(max(b[2] for b in boxes)),
+        float(max(b[3] for b in boxes)),
+    )
+    return img, tb, pen_rel * h_px
+
+
+def ink_extent(
+    box: tuple[float, float, float, float],
+    marks: Sequence[NDArray[np.float64]],
+    pen_px: float,
+    ppm: float,
+) -> tuple[NDArray[np.float64], tuple[float, float]]:
+    """Top-left corner (patch pixels) and size (mm) of the ink of a number: its
+    characters' ``box`` and the polylines ``marks``, widened by half the pen.
+
+    The ink is fitted, not the padded patch: at low resolution the padding would be
+    millimetres wide.
+    """
+    half_pen = 0.5 * pen_px
+    allpts = np.concatenate([np.array([box[:2], box[2:]]), *marks])
+    lo = allpts.min(axis=0) - half_pen
+    hi = allpts.max(axis=0) + half_pen
+    return lo, ((hi[0] - lo[0]) / ppm, (hi[1] - lo[1]) / ppm)
+
+
 def write_text(
     layer: NDArray[np.float32],
     poly: Polygon,
@@ -203,16 +255,8 @@ def write_text(
     """
     shrinks = (1.0, 0.8, 0.65, 0.5, 0.4)
     for shrink in shrinks:
-        h_mm = height_mm * shrink
-        h_px = max(6, int(round(h_mm * ppm)))
-        pen_rel = float(np.clip(pen_width_mm / h_mm, 0.05, 0.22))
-        st = replace(style, stroke_width=pen_rel)
-        img, boxes = render_text(text, rng, height_px=h_px, style=st)
-        tb = (
-            float(min(b[0] for b in boxes)),
-            float(min(b[1] for b in boxes)),
-            float(max(b[2] for b in boxes)),
-            float(max(b[3] for b in boxes)),
+        img, tb, pen_px = render_text_mm(
+            text, rng, style=style, ppm=ppm, height_mm=height_mm * shrink, pen_width_mm=pen_width_mm
         )
         marks: list[NDArray[np.float64]] = []
         if underline:
@@ -221,13 +265,8 @@ def write_text(
         if crossout:
             kind = _pick(rng, params.crossout_kinds)
             marks += render_crossout(tb, rng, kind=kind)  # type: ignore[arg-type]
-        # Fit the ink (characters and marks), not the padded patch: at low
-        # resolution the padding would be millimetres wide.
-        half_pen = 0.5 * pen_rel * h_px
-        allpts = np.concatenate([np.array([tb[:2], tb[2:]]), *marks])
-        lo = allpts.min(axis=0) - half_pen
-        hi = allpts.max(axis=0) + half_pen
-        size_mm = ((hi[0] - lo[0]) / ppm, (hi[1] - lo[1]) / ppm)
+        # Fit the ink (characters and marks), see ink_extent.
+        lo, size_mm = ink_extent(tb, marks, pen_px, ppm)
         margin = max(0.6, 1.5 * pen_width_mm)
         # Around a number already written, free spots are few: look harder.
         tries = 40 if avoid is None else 120
@@ -249,9 +288,45 @@ def write_text(
             sub = img[y0c - ys : y1c - ys, x0c - xs : x1c - xs]
             np.maximum(layer[y0c:y1c, x0c:x1c], sub, out=layer[y0c:y1c, x0c:x1c])
         if marks:
-            draw_polylines(layer, [m + np.array([ox, oy]) for m in marks], pen_rel * h_px)
+            draw_polylines(layer, [m + np.array([ox, oy]) for m in marks], pen_px)
         x0_mm, y0_mm = (ox + lo[0]) / ppm, (oy + lo[1]) / ppm
         return (x0_mm, y0_mm, x0_mm + size_mm[0], y0_mm + size_mm[1])
+    return None
+
+
+def write_label(
+    layer: NDArray[np.float32],
+    poly: Polygon,
+    text: str,
+    rng: np.random.Generator,
+    params: SynthParams,
+    *,
+    style: HandStyle,
+    ppm: float,
+    height_mm: float,
+    pen_width_mm: float,
+    avoid: Polygon | None,
+) -> tuple[float, float, float, float] | None:
+    """Write a country's letter with :func:`write_text`, clear of ``avoid`` (the
+    number), at 0.9-1.3 times ``height_mm``; in a crowded country a second try lets
+    it touch the border line. Returns the box written (page mm) or None.
+    """
+    for touch in (False, True):
+        got = write_text(
+            layer,
+            poly,
+            text,
+            rng,
+            params,
+            style=style,
+            ppm=ppm,
+            height_mm=height_mm * float(rng.uniform(0.9, 1.3)),
+            pen_width_mm=pen_width_mm,
+            avoid=avoid,
+            touch=touch,
+        )
+        if got is not None:
+            return got
     return None
 
 

@@ -44,31 +44,31 @@ from aggression_vision.game import (
     CountryId,
     GameState,
     Move,
-    Pass,
     Placement,
     Player,
     opponent,
     parse_move,
 )
 from aggression_vision.synth.camera import choose_pose, photograph, random_distortion
-from aggression_vision.synth.game import _placement
-from aggression_vision.synth.generate import _choice, _place_map, _translate, player_styles
+from aggression_vision.synth.game import _placement, random_conquest
+from aggression_vision.synth.generate import _choice, page_pens_and_map, player_styles
 from aggression_vision.synth.handwriting import (
     HandStyle,
     render_crossout,
-    render_text,
     render_underline,
 )
-from aggression_vision.synth.maps import SynthMap, generate_map
-from aggression_vision.synth.paper import PAGE_SIZES_MM, Pen, Sheet, random_pen, render_paper
+from aggression_vision.synth.maps import SynthMap
+from aggression_vision.synth.paper import Pen, Sheet, render_paper
 from aggression_vision.synth.params import SynthParams, preset
 from aggression_vision.synth.render import (
     _fit_box,
     _pick,
     draw_borders,
     draw_polylines,
+    ink_extent,
     pencil_texture,
-    write_text,
+    render_text_mm,
+    write_label,
 )
 
 #: Country letters: no I, which on its own is written like the number 1 (a country
@@ -408,29 +408,16 @@ def _plan_number(
     writes it, keeping the cross-out apart so that it can be added in a later photo."""
     shrinks = (1.0, 0.8, 0.65, 0.5, 0.4)
     for shrink in shrinks:
-        h_mm = height_mm * shrink
-        h_px = max(6, int(round(h_mm * ppm)))
-        pen_rel = float(np.clip(pen_width_mm / h_mm, 0.05, 0.22))
-        img, boxes = render_text(
-            text, rng, height_px=h_px, style=replace(style, stroke_width=pen_rel)
-        )
-        tb = (
-            float(min(b[0] for b in boxes)),
-            float(min(b[1] for b in boxes)),
-            float(max(b[2] for b in boxes)),
-            float(max(b[3] for b in boxes)),
+        img, tb, pen_px = render_text_mm(
+            text, rng, style=style, ppm=ppm, height_mm=height_mm * shrink, pen_width_mm=pen_width_mm
         )
         under = []
         if underline:
             under = render_underline(tb, rng, kind=_pick(rng, params.underline_kinds))  # type: ignore[arg-type]
         cross = render_crossout(tb, rng, kind=_pick(rng, params.crossout_kinds))  # type: ignore[arg-type]
-        half_pen = 0.5 * pen_rel * h_px
         # Fit the number and its underline; a later cross-out may run over the border
         # a little, as it does on paper (writing is not made smaller for it).
-        allpts = np.concatenate([np.array([tb[:2], tb[2:]]), *under])
-        lo = allpts.min(axis=0) - half_pen
-        hi = allpts.max(axis=0) + half_pen
-        size_mm = ((hi[0] - lo[0]) / ppm, (hi[1] - lo[1]) / ppm)
+        lo, size_mm = ink_extent(tb, under, pen_px, ppm)
         margin = max(0.6, 1.5 * pen_width_mm)
         spot = _fit_box(poly, size_mm, rng, margin=margin)
         if spot is None and shrink == shrinks[-1]:
@@ -447,7 +434,7 @@ def _plan_number(
             origin=(ox, oy),
             underline=[m + off for m in under],
             crossout=[m + off for m in cross],
-            width_px=pen_rel * h_px,
+            width_px=pen_px,
             box_mm=(x0_mm, y0_mm, x0_mm + size_mm[0], y0_mm + size_mm[1]),
         )
     raise AssertionError("unreachable: the last shrink always places the number")
@@ -460,16 +447,9 @@ def play(board: Board, rng: np.random.Generator, params: SynthParams) -> list[Mo
     state = GameState.initial(board)
     moves: list[Move] = []
     while state.to_move is not None:
-        move: Move
-        if state.phase == 2:
-            move = _placement(state, rng, spread)
-        else:
-            options = state.legal_conquests()
-            if options:
-                weights = np.array([float(state.armies[c.target] or 1) for c in options]) ** 0.5
-                move = options[int(rng.choice(len(options), p=weights / weights.sum()))]
-            else:
-                move = Pass()
+        move: Move = (
+            _placement(state, rng, spread) if state.phase == 2 else random_conquest(state, rng)
+        )
         moves.append(move)
         state = state.apply(move)
     return moves
@@ -507,18 +487,8 @@ def synth_game(
     """
     params = params or game_params()
     rng = np.random.default_rng([seed, _MAP])
-    page_mm = PAGE_SIZES_MM[_choice(rng, params.page_size)]
-    map_pen = random_pen(rng, _choice(rng, params.pen))
-    pens: dict[str, Pen] = {"map": map_pen}
-    for player in ("first", "second"):
-        pens[player] = (
-            random_pen(rng, _choice(rng, params.pen))
-            if rng.random() < params.other_pen_prob
-            else map_pen
-        )
-    extent = float(rng.uniform(*params.map_extent)) * min(page_mm)
-    smap = generate_map(rng, params, extent_mm=extent, line_width_mm=map_pen.width_mm)
-    smap = _translate(smap, _place_map(rng, smap, page_mm))
+    page_mm, pens, smap = page_pens_and_map(rng, params)
+    map_pen = pens["map"]
     n = len(smap.countries)
     if n > len(LETTERS):
         raise ValueError(f"a game map needs at most {len(LETTERS)} countries (letters), got {n}")
@@ -586,23 +556,20 @@ def synth_game(
             avoid = shapely.union_all(
                 [shapely.box(*game._number(cid, armies, p).box_mm) for p in ("first", "second")]
             ).buffer(0.8)
-            for touch in (False, True):
-                got = write_text(
-                    layer,
-                    smap.countries[i],
-                    cid,
-                    prng,
-                    params,
-                    style=styles["first"],
-                    ppm=ppm,
-                    height_mm=h0 * float(prng.uniform(0.9, 1.3)),
-                    pen_width_mm=map_pen.width_mm,
-                    avoid=avoid,
-                    touch=touch,
-                )
-                if got is not None:
-                    game.labels[cid] = cid
-                    break
+            got = write_label(
+                layer,
+                smap.countries[i],
+                cid,
+                prng,
+                params,
+                style=styles["first"],
+                ppm=ppm,
+                height_mm=h0,
+                pen_width_mm=map_pen.width_mm,
+                avoid=avoid,
+            )
+            if got is not None:
+                game.labels[cid] = cid
     cov = np.minimum(layer, 1.0) * np.float32(map_pen.opacity)
     tex = pencil_texture(prng, cov.shape, map_pen.kind, ppm=ppm)  # type: ignore[arg-type]
     if tex is not None:
