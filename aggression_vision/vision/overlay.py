@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import tempfile
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +26,19 @@ HIGHLIGHT = (0, 220, 0)
 Photo = NDArray[np.uint8] | tuple[NDArray[np.uint8], tuple[int, int]]
 
 
+@dataclass(frozen=True)
+class _Frame:
+    """Where the drawing sits: photo pixel (x, y) -> canvas pixel (x - x0, y - y0) * scale."""
+
+    x0: float
+    y0: float
+    scale: float
+
+    def points(self, pts: Any) -> NDArray[np.int32]:
+        arr = (np.asarray(pts, dtype=np.float64) - (self.x0, self.y0)) * self.scale
+        return np.round(arr).astype(np.int32).reshape(-1, 1, 2)
+
+
 def _unpack(photo: Photo) -> tuple[NDArray[np.uint8], float]:
     """The image and the factor from photo coordinates to its pixels."""
     if isinstance(photo, tuple):
@@ -33,31 +47,98 @@ def _unpack(photo: Photo) -> tuple[NDArray[np.uint8], float]:
     return photo, 1.0
 
 
-def _fit(image: NDArray[np.uint8], max_side: int) -> tuple[NDArray[np.uint8], float]:
+def _map_box(
+    document: dict[str, Any], size: tuple[int, int], margin: float, min_gain: float
+) -> tuple[int, int, int, int]:
+    """The part of the photo worth drawing: the map and a margin around it.
+
+    (x0, y0, x1, y1) in photo pixels, clipped to the photo; the whole photo unless
+    the map's box (grown by ``margin`` times its long side) is smaller than
+    ``min_gain`` times the photo's area: a small map in a big photo is then drawn
+    large enough to read on a phone.
+    """
+    width, height = size
+    pts = [p for c in document.get("countries", []) for p in (c.get("polygon") or [])]
+    if not pts:
+        return 0, 0, width, height
+    arr = np.asarray(pts, dtype=np.float64)
+    (mx0, my0), (mx1, my1) = arr.min(axis=0), arr.max(axis=0)
+    pad = margin * max(mx1 - mx0, my1 - my0)
+    x0, y0 = max(0, int(mx0 - pad)), max(0, int(my0 - pad))
+    x1, y1 = min(width, int(np.ceil(mx1 + pad))), min(height, int(np.ceil(my1 + pad)))
+    if x1 <= x0 or y1 <= y0 or (x1 - x0) * (y1 - y0) >= min_gain * width * height:
+        return 0, 0, width, height
+    return x0, y0, x1, y1
+
+
+def _canvas(
+    photo: Photo, document: dict[str, Any], max_side: int
+) -> tuple[NDArray[np.uint8], _Frame]:
+    """The part of the photo that shows the map, at most ``max_side`` pixels long."""
+    image, to_image = _unpack(photo)
     h, w = image.shape[:2]
-    s = min(1.0, max_side / max(h, w))
+    size = (int(round(w / to_image)), int(round(h / to_image)))
+    x0, y0, x1, y1 = _map_box(document, size, margin=0.08, min_gain=0.5)
+    ix0, iy0 = int(x0 * to_image), int(y0 * to_image)
+    ix1, iy1 = max(ix0 + 1, int(x1 * to_image)), max(iy0 + 1, int(y1 * to_image))
+    crop = image[iy0:iy1, ix0:ix1]
+    s = min(1.0, max_side / max(crop.shape[:2]))
     if s < 1.0:
-        image = cv2.resize(image, None, fx=s, fy=s, interpolation=cv2.INTER_AREA)
-    return image.copy(), s
+        crop = cv2.resize(crop, None, fx=s, fy=s, interpolation=cv2.INTER_AREA)
+    return crop.copy(), _Frame(ix0 / to_image, iy0 / to_image, to_image * s)
 
 
-def _polygons(document: dict[str, Any], scale: float) -> dict[str, NDArray[np.int32]]:
+def _polygons(document: dict[str, Any], frame: _Frame) -> dict[str, NDArray[np.int32]]:
     out = {}
     for c in document.get("countries", []):
         pts = c.get("polygon")
         if pts and len(pts) >= 3:
-            arr = np.asarray(pts, dtype=np.float64) * scale
-            out[str(c["id"])] = np.round(arr).astype(np.int32).reshape(-1, 1, 2)
+            out[str(c["id"])] = frame.points(pts)
     return out
 
 
-def _anchor(poly: NDArray[np.int32]) -> tuple[tuple[int, int], float]:
-    """A point well inside the polygon (its pole of inaccessibility, roughly) and its depth."""
+def _ink(canvas: NDArray[np.uint8], unit: float) -> NDArray[np.bool_]:
+    """Pen and pencil marks of the photo: clearly darker than the paper around them."""
+    gray = cv2.cvtColor(canvas, cv2.COLOR_BGR2GRAY)
+    k = 2 * max(3, int(round(12 * unit))) + 1
+    paper = cv2.morphologyEx(
+        gray, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_RECT, (k, k))
+    )
+    dark = (paper.astype(np.int16) - gray.astype(np.int16)) > 28
+    r = max(1, int(round(3 * unit)))
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1))
+    return cv2.dilate(dark.astype(np.uint8), kernel) > 0
+
+
+def _anchor(
+    poly: NDArray[np.int32], ink: NDArray[np.bool_] | None = None
+) -> tuple[tuple[int, int], float]:
+    """A point well inside the polygon and its depth (distance to the outline).
+
+    With ``ink``, the point is the one farthest from both the outline and the
+    writing (so that the label drawn there leaves the handwriting it reports
+    visible); without, the polygon's pole of inaccessibility, roughly.
+    """
     x, y, w, h = cv2.boundingRect(poly)
     mask = np.zeros((h + 2, w + 2), np.uint8)
     cv2.fillPoly(mask, [poly - np.array([x - 1, y - 1])], 1)
     dist = cv2.distanceTransform(mask, cv2.DIST_L2, 3)
     _, depth, _, (px, py) = cv2.minMaxLoc(dist)
+    if ink is not None:
+        ih, iw = ink.shape
+        sub = np.zeros_like(mask)
+        cy0, cx0 = max(0, y - 1), max(0, x - 1)
+        cy1, cx1 = min(ih, y - 1 + h + 2), min(iw, x - 1 + w + 2)
+        sub[cy0 - (y - 1) : cy1 - (y - 1), cx0 - (x - 1) : cx1 - (x - 1)] = ink[cy0:cy1, cx0:cx1]
+        free = mask & (1 - sub)
+        if free.any():
+            clear = cv2.distanceTransform(free, cv2.DIST_L2, 3)
+            # Stay reasonably deep inside: a clear spot squeezed against the outline
+            # would put the label over the border.
+            clear[dist < 0.5 * depth] = 0
+            _, best, _, (qx, qy) = cv2.minMaxLoc(clear)
+            if best > 0:
+                px, py = qx, qy
     return (int(px + x - 1), int(py + y - 1)), float(depth)
 
 
@@ -112,12 +193,18 @@ def render_overlay(
     -------
     (h, w, 3) uint8 BGR
     """
-    image, to_image = _unpack(photo)
-    canvas, s = _fit(image, max_side)
-    scale = to_image * s
+    return _draw(photo, document, max_side)[0]
+
+
+def _draw(
+    photo: Photo, document: dict[str, Any], max_side: int
+) -> tuple[NDArray[np.uint8], dict[str, NDArray[np.int32]], dict[str, tuple[int, int]]]:
+    """The overlay, the countries' outlines on it, and where each label sits."""
+    canvas, frame = _canvas(photo, document, max_side)
     unit = max(canvas.shape[:2]) / 1000.0  # 1 unit = 1/1000 of the long side
-    polys = _polygons(document, scale)
+    polys = _polygons(document, frame)
     countries = {str(c["id"]): c for c in document.get("countries", [])}
+    ink = _ink(canvas, unit)
     # Tint: owners' colours, half transparent.
     tint = canvas.copy()
     for cid, poly in polys.items():
@@ -129,7 +216,7 @@ def render_overlay(
     for poly in polys.values():
         cv2.polylines(canvas, [poly], True, SHADOW, line + 2, cv2.LINE_AA)
         cv2.polylines(canvas, [poly], True, OUTLINE, line, cv2.LINE_AA)
-    placed = {cid: _anchor(poly) for cid, poly in polys.items()}
+    placed = {cid: _anchor(poly, ink) for cid, poly in polys.items()}
     anchors = {cid: at for cid, (at, _) in placed.items()}
     for a, b in document.get("adjacency", []):
         if str(a) in anchors and str(b) in anchors:
@@ -152,7 +239,7 @@ def render_overlay(
             underline=c.get("owner") == "first",
             strike=bool(c.get("conquered")),
         )
-    return canvas
+    return canvas, polys, anchors
 
 
 def render_suggestion(
@@ -175,10 +262,7 @@ def render_suggestion(
     -------
     (h, w, 3) uint8 BGR
     """
-    canvas = render_overlay(photo, document, max_side=max_side)
-    image, to_image = _unpack(photo)
-    s = canvas.shape[1] / image.shape[1]
-    polys = _polygons(document, to_image * s)
+    canvas, polys, anchors = _draw(photo, document, max_side)
     # Size the marks to the map, not the photo: a small map in a big photo stays readable.
     if polys:
         pts = np.concatenate([p.reshape(-1, 2) for p in polys.values()])
@@ -193,18 +277,18 @@ def render_suggestion(
     # The expected line: the order of the coming conquests, numbered on each target.
     for k, t in enumerate(result.get("line", [])[:9], 1):
         if str(t) in polys and str(t) != str(target):
-            ax, ay = _anchor(polys[str(t)])[0]
+            ax, ay = anchors[str(t)]
             _label(canvas, str(k), (ax, ay - int(34 * unit)), size=0.8 * unit, colour=HIGHLIGHT)
     if target is None or str(target) not in polys:
         return canvas
     poly = polys[str(target)]
     cv2.polylines(canvas, [poly], True, HIGHLIGHT, line, cv2.LINE_AA)
-    at, _ = _anchor(poly)
+    at = anchors[str(target)]
     tip_gap = 45 * unit  # stop short of the target's label
     for attacker in best.get("attackers", []):
         if str(attacker) not in polys:
             continue
-        start, _ = _anchor(polys[str(attacker)])
+        start = anchors[str(attacker)]
         vx, vy = at[0] - start[0], at[1] - start[1]
         length = max(1.0, float(np.hypot(vx, vy)))
         # Leave the attacker's own label visible: start a little way along the arrow.
@@ -222,6 +306,9 @@ def render_suggestion(
     _label(canvas, text, (at[0], at[1] + int(45 * unit)), size=0.6 * unit, colour=HIGHLIGHT)
     summary = _summary(result)
     if summary:
+        # On a band of its own above the picture: the map is drawn up to its edges.
+        band = np.full((int(60 * unit), canvas.shape[1], 3), 255, np.uint8)
+        canvas = np.vstack([band, canvas])
         _label(
             canvas,
             summary,

@@ -113,7 +113,7 @@ def test_overlay_draws_the_reading(tmp_path: Path, no_marks: None) -> None:
     assert a[0] > a[2] and b[2] > b[0]
     # Big photos are drawn at a bounded size.
     big = cv2.resize(original, None, fx=4, fy=4)
-    assert max(render_overlay(big, doc, max_side=1500).shape[:2]) == 1500
+    assert max(render_overlay((big, (900, 700)), doc, max_side=1500).shape[:2]) == 1500
 
 
 def test_suggestion_overlay_and_png(tmp_path: Path, no_marks: None) -> None:
