@@ -288,9 +288,41 @@ def read_marks(
     aggression_vision.vision.digits.ModelNotFoundError
         When the model file is missing.
     """
+    return read_page(seg, backend=backend, settings=settings).marks
+
+
+@dataclass(frozen=True)
+class PageReading:
+    """Everything :func:`read_marks` works out on a page (for diagnostics).
+
+    Attributes
+    ----------
+    marks : dict of int to CountryMarks
+        The result of :func:`read_marks`.
+    angle : float
+        The writing's rotation (degrees, counter-clockwise) the clusters were cut in.
+    clusters, crops : lists
+        Whole clusters and trial-split parts as :func:`extract_clusters` returns them,
+        in the turned frame.
+    readings : list of ClusterReading
+        After :func:`resolve_splits`.
+    """
+
+    marks: dict[int, CountryMarks]
+    angle: float
+    clusters: list[Cluster]
+    crops: list[NDArray[np.float32]]
+    readings: list[ClusterReading]
+
+
+def read_page(
+    seg: Segmentation, *, backend: str = "cnn", settings: MarksSettings | None = None
+) -> PageReading:
+    """:func:`read_marks` with its intermediate results; same parameters."""
     if backend not in ("cnn", "tesseract"):
         raise ValueError(f"unknown OCR backend {backend!r} (expected 'cnn' or 'tesseract')")
     cfg = _settings(settings)
+    angle = 0.0
     clusters, crops = extract_clusters(seg, cfg, splits=True)
     net = digits.load_net() if crops else None
     if net is not None:
@@ -317,10 +349,11 @@ def read_marks(
         by_region.setdefault(r.cluster.region, []).append(r)
     with_letter = sum(any(r.letter for r in rs) for rs in by_region.values())
     labelled = with_letter >= cfg.labelled_fraction * max(1, len(seg.regions))
-    return {
+    marks = {
         reg.index: combine(by_region.get(reg.index, []), cfg, labelled=labelled)
         for reg in seg.regions
     }
+    return PageReading(marks, float(angle), clusters, crops, readings)
 
 
 def _settings(settings: object) -> MarksSettings:
@@ -402,6 +435,11 @@ def extract_clusters(
     for i in keep:
         by_region.setdefault(int(comp_region[i]), []).append(i)
     for comps in by_region.values():
+        # Flat strokes (underlines, bars) stacked on a taller component: joined to the
+        # one above them when there is one (an underline belongs to the number it is
+        # under; a letter written below the underline stays apart), else to those below.
+        below_of: dict[int, list[int]] = {}
+        has_above: set[int] = set()
         for a_i, a in enumerate(comps):
             ax, ay, aw, ah, _ = stats[a]
             for b in comps[a_i + 1 :]:
@@ -413,7 +451,18 @@ def extract_clusters(
                 stacked = min(ay + ah, by + bh) <= max(ay, by)
                 if stacked and min(ah, bh) >= stack:
                     continue
+                if stacked and max(ah, bh) >= stack:
+                    flat, tall = (a, b) if ah < bh else (b, a)
+                    if stats[tall][1] < stats[flat][1]:
+                        has_above.add(flat)
+                    else:
+                        below_of.setdefault(flat, []).append(tall)
+                        continue
                 parent[find(a)] = find(b)
+        for flat, talls in below_of.items():
+            if flat not in has_above:
+                for t in talls:
+                    parent[find(flat)] = find(t)
     groups: dict[int, list[int]] = {}
     for i in keep:
         groups.setdefault(find(i), []).append(i)
@@ -574,8 +623,9 @@ class _Cutter:
         x1 = max(stats[c][0] + stats[c][2] for c in comps)
         y1 = max(stats[c][1] + stats[c][3] for c in comps)
         reach = int(round(self.cfg.faint_reach * self.text_h)) if faint else 0
+        down = int(round(self.cfg.underline_gap * self.text_h)) if faint else 0
         bx0, by0 = max(0, x0 - pad - k - reach), max(0, y0 - pad - k)
-        bx1, by1 = min(ww, x1 + pad + k + reach), min(hh, y1 + pad + k)
+        bx1, by1 = min(ww, x1 + pad + k + reach), min(hh, y1 + pad + k + down)
         win = np.s_[by0:by1, bx0:bx1]
         mask = cv2.dilate(np.isin(self.cc[win], comps).astype(np.uint8), self.grow) > 0
         gray = self.seg.gray[win].astype(np.float32)
@@ -588,7 +638,12 @@ class _Cutter:
         # Only beside writing of some substance (not a sliver of border or ruling).
         anchor = x1 - x0 >= 2 * self.lw and y1 - y0 >= self.cfg.faint_min_height * self.text_h
         if faint and anchor and top > 0:
-            found = self._faint(dark, top, win, region, (x0 - bx0, y0 - by0, x1 - bx0, y1 - by0))
+            box = (x0 - bx0, y0 - by0, x1 - bx0, y1 - by0)
+            found = self._faint(dark, top, win, region, box)
+            under = self._faint_underline(dark, top, win, region, box, comps)
+            if under is not None:
+                mask |= under[0]
+                y1 = max(y1, under[1][3] + by0)
             if found is not None:
                 mask |= found[0]
                 fx0, fy0, fx1, fy1 = found[1]
@@ -604,6 +659,61 @@ class _Cutter:
         height = (y1 - y0) / self.text_h
         cl = Cluster(region, (x0, y0, x1, y1), tuple(comps), height, faint=found is not None)
         return cl, ink
+
+    def _faint_underline(
+        self,
+        dark: NDArray[np.float32],
+        top: float,
+        win: tuple[slice, slice],
+        region: int,
+        box: tuple[int, int, int, int],
+        comps: list[int],
+    ) -> tuple[NDArray[np.bool_], tuple[int, int, int, int]] | None:
+        """An underline too light or thin for the ink mask below a cluster.
+
+        A flat piece of light ink (see ``faint_level``) in the same country under the
+        cluster, as :func:`_below` places an underline, that ends inside the search
+        window on both sides (printed ruling runs through it). Returns its grown mask
+        and box (window coordinates), or None.
+        """
+        cfg, th = self.cfg, self.text_h
+        x0, y0, x1, y1 = box
+        cw = x1 - x0
+        sub = self.cc[win]
+        low = (dark >= cfg.faint_level * top) & ~self.seg.borders[win]
+        low &= (sub == 0) | np.isin(sub, comps)
+        low &= self.seg.labels[win] == region
+        low[: (y0 + y1) // 2] = False
+        if np.count_nonzero(low[y1:]) < self.min_area:
+            return None
+        others = (sub > 0) & ~np.isin(sub, comps)
+        taken = cv2.dilate(others.astype(np.uint8), self.grow) > 0
+        taken |= cv2.dilate(self.seg.borders[win].astype(np.uint8), self.near_border) > 0
+        low &= ~taken
+        n, lcc, lst, _ = cv2.connectedComponentsWithStats(low.astype(np.uint8), connectivity=8)
+        width = low.shape[1]
+        best, best_w = 0, 0
+        for i in range(1, n):
+            lx, ly, lw_, lh, area = lst[i]
+            # Flat: a writing-height fraction high, or long for its height (a slanted one).
+            if lh > max(cfg.stack_height * th, lw_ / 3) or lw_ < 2 * lh or area < self.min_area:
+                continue
+            if lx <= 0 or lx + lw_ >= width:
+                continue  # runs out of the window: ruling, a border's blur
+            if ly + lh <= y1 or ly - y1 > cfg.underline_gap * th:
+                continue
+            overlap = min(lx + lw_, x1) - max(lx, x0)
+            if overlap < 0.5 * min(lw_, cw) or lw_ < 0.4 * cw:
+                continue
+            if lw_ > cfg.underline_max_width * cw:
+                continue
+            if lw_ > best_w:
+                best, best_w = i, lw_
+        if not best:
+            return None
+        lx, ly, lw_, lh, _ = lst[best]
+        got = cv2.dilate((lcc == best).astype(np.uint8), self.grow) > 0
+        return got, (int(lx), int(ly), int(lx + lw_), int(ly + lh))
 
     def _faint(
         self,

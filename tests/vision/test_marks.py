@@ -272,6 +272,49 @@ def test_digit_too_light_for_the_ink_mask_is_read_with_its_number() -> None:
     assert read_marks(seg, settings=MarksSettings(faint_level=10.0))[1].armies != 28
 
 
+def test_underline_too_light_for_the_ink_mask_still_marks_the_owner() -> None:
+    import cv2
+
+    seg = _page([{"number": 23, "underlined": True}], seed=3)
+    n, cc, stats, _ = cv2.connectedComponentsWithStats(seg.writing.astype(np.uint8))
+    flat = [i for i in range(1, n) if stats[i, 2] >= 3 * stats[i, 3]]
+    assert flat  # the underline is a component of its own
+    light = np.isin(cc, flat)
+    seg.writing[light] = False
+    seg.ink[light] = False
+    near = cv2.dilate(light.astype(np.uint8), np.ones((5, 5), np.uint8)) > 0
+    g = seg.gray.astype(np.float32)
+    seg.gray[near] = (235 - 0.6 * (235 - g[near])).astype(np.uint8)
+    assert read_marks(seg)[1].underlined
+    assert not read_marks(seg, settings=MarksSettings(faint_level=10.0))[1].underlined
+
+
+def test_a_printed_line_under_a_number_is_no_underline() -> None:
+    seg = _page([{"number": 23}], seed=3)
+    # A light ruling line through the whole country below the number (not in the masks).
+    ys = np.nonzero(seg.writing.any(axis=1))[0]
+    y = int(ys.max()) + 6
+    seg.gray[y : y + 2, 4:-4] = np.minimum(seg.gray[y : y + 2, 4:-4], 150)
+    assert not read_marks(seg)[1].underlined
+
+
+def test_an_underline_joins_the_number_above_not_the_letter_below() -> None:
+    from aggression_vision.vision.marks import extract_clusters
+
+    seg = _page([{"number": 7, "underlined": True}], seed=5)
+    # A letter-sized blob just below the underline.
+    ys, xs = np.nonzero(seg.writing)
+    top = int(ys.max()) + 4
+    x0 = int(xs.min())
+    seg.writing[top : top + 30, x0 : x0 + 4] = True
+    seg.writing[top : top + 4, x0 : x0 + 20] = True
+    seg.ink |= seg.writing
+    clusters, _ = extract_clusters(seg)
+    boxes = sorted(c.bbox for c in clusters)
+    assert len(boxes) == 2, boxes
+    assert max(c.bbox[3] for c in clusters if c.bbox[1] < top) <= top
+
+
 def test_on_a_lettered_page_a_letter_like_number_reading_is_the_letter() -> None:
     from aggression_vision.vision.marks import Cluster, ClusterReading, combine
 
