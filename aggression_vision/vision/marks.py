@@ -48,6 +48,10 @@ class MarksSettings:
     min_component_height : float
         ... or with a bounding box shorter than this many line widths (when also
         narrower than it): dots and noise.
+    min_piece_area : float
+        A smaller component (at least this fraction of ``min_component_area``, and not
+        short) is a piece of a broken stroke: it is grouped with the others, and its
+        cluster kept when the cluster's ink reaches ``min_component_area``.
     group_gap_x : float
         Two components belong to one cluster when the horizontal gap between their
         boxes is below this fraction of the typical writing height (and they overlap
@@ -190,6 +194,7 @@ class MarksSettings:
 
     min_component_area: float = 1.5
     min_component_height: float = 1.5
+    min_piece_area: float = 0.4
     group_gap_x: float = 0.45
     group_gap_y: float = 0.35
     stack_height: float = 0.45
@@ -251,6 +256,8 @@ class Cluster:
     bar_up: float | None = None
     #: Whether writing too light for the ink mask was added beside its components.
     faint: bool = False
+    #: Whether it holds a piece too small to be a component on its own (a broken stroke).
+    broken: bool = False
 
 
 @dataclass(frozen=True)
@@ -333,9 +340,19 @@ class PageReading:
 
 
 def read_page(
-    seg: Segmentation, *, backend: str = "cnn", settings: MarksSettings | None = None
+    seg: Segmentation,
+    *,
+    backend: str = "cnn",
+    settings: MarksSettings | None = None,
+    angle: float | None = None,
 ) -> PageReading:
-    """:func:`read_marks` with its intermediate results; same parameters."""
+    """:func:`read_marks` with its intermediate results; same parameters.
+
+    ``angle``: the writing's rotation when it is known (diagnostics: the reading with
+    the orientation taken out of the question); found by :func:`writing_orientation`
+    when None.
+    """
+    known = angle
     if backend not in ("cnn", "tesseract"):
         raise ValueError(f"unknown OCR backend {backend!r} (expected 'cnn' or 'tesseract')")
     cfg = _settings(settings)
@@ -346,13 +363,17 @@ def read_page(
         # Voters: whole clusters as the ink mask has them (light ink added beside a
         # cluster is less sure to be its writing).
         pairs = [(c, cl) for c, cl in zip(crops, clusters, strict=True) if cl.split_of is None]
-        whole = [c for c, cl in pairs if not cl.faint] or [c for c, _ in pairs]
+        whole = [c for c, cl in pairs if not (cl.faint or cl.broken)] or [c for c, _ in pairs]
         bars = [cl.bar_up for cl in clusters if cl.bar_up is not None]
         vote_cfg = cfg
         if looks_labelled([(c, cl.region) for c, cl in pairs], cfg.labelled_page_fraction):
             vote_cfg = replace(cfg, orientation_letter_penalty=0.0)
-        angle = writing_orientation(
-            whole, net, rectified=is_rectified(seg), settings=vote_cfg, bars=bars
+        angle = (
+            writing_orientation(
+                whole, net, rectified=is_rectified(seg), settings=vote_cfg, bars=bars
+            )
+            if known is None
+            else known
         )
         if angle:
             # Group the writing again in the writing's own frame: which strokes are side
@@ -420,11 +441,14 @@ def extract_clusters(
         cc, n, stats, seg.labels, big, max(6, round(cfg.label_reach * lw))
     )
     keep = []
+    min_area = cfg.min_component_area * lw * lw
     for i in range(1, n):
         x, y, w, h, area = stats[i]
         if comp_region[i] == 0:
             continue
-        if area < cfg.min_component_area * lw * lw:
+        # A thin piece of a broken stroke (a light "1" in two parts) is kept when it is
+        # long enough; a cluster made of too little ink is dropped after the grouping.
+        if area < cfg.min_piece_area * min_area:
             continue
         if max(w, h) < cfg.min_component_height * lw:
             continue
@@ -433,7 +457,7 @@ def extract_clusters(
     keep = [i for i in keep if not _border_piece(cc, i, stats[i], seg.borders, cfg, touch)]
     if not keep:
         return [], []
-    heights = np.array([stats[i][3] for i in keep], float)
+    heights = np.array([stats[i][3] for i in keep if stats[i][4] >= min_area] or [10.0], float)
     # Typical writing height: the median height of the taller half of the components
     # (underlines and dots are short).
     hs = np.sort(heights)
@@ -483,11 +507,14 @@ def extract_clusters(
     groups: dict[int, list[int]] = {}
     for i in keep:
         groups.setdefault(find(i), []).append(i)
+    groups = {k: g for k, g in groups.items() if sum(int(stats[c][4]) for c in g) >= min_area}
     cut = _Cutter(seg, cc, stats, comp_region, text_h, cfg)
     clusters: list[Cluster] = []
     crops: list[NDArray[np.float32]] = []
     for comps in sorted(groups.values(), key=lambda c: (stats[c[0]][1], stats[c[0]][0])):
         cl, ink = cut(comps, faint=True)
+        if any(stats[c][4] < min_area for c in comps):
+            cl = replace(cl, broken=True)
         if bars:
             cl = replace(cl, bar_up=_bar_up(comps, cc, stats, seg.borders, cfg, touch))
         clusters.append(cl)
