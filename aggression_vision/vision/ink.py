@@ -232,14 +232,20 @@ def _is_ruling(
 
 
 def _thick_across(
-    rotated: NDArray[np.uint8], runs: NDArray[np.uint8], *, settings: ReaderSettings
+    rotated: NDArray[np.uint8],
+    runs: NDArray[np.uint8],
+    *,
+    settings: ReaderSettings,
+    min_length: int = 0,
 ) -> NDArray[np.bool_]:
     """Pixels of ``runs`` where the ink is much thicker across the lines than a ruling line.
 
     In the frame where a ruling family is horizontal, a printed line is a few
     pixels thick everywhere. A drawn stroke that runs along (or crosses) a
     ruling line makes the ink there thicker than the ruling alone: those
-    pixels are drawing, not ruling.
+    pixels are drawing, not ruling. With ``min_length`` only stretches at
+    least that long along the line count (a stroke that crosses the line
+    is thick over its own width only: ``ruling_restore`` gives it back).
     """
     line = runs.astype(bool)
     if not line.any():
@@ -250,7 +256,13 @@ def _thick_across(
     thickness = float(line.sum()) / max(1, int(tops.sum()))
     k = int(np.ceil(thickness * settings.ruling_thick_ratio + settings.ruling_thick_extra))
     thick = cv2.morphologyEx(rotated, cv2.MORPH_OPEN, np.ones((k, 1), np.uint8)).astype(bool)
-    return line & thick
+    thick &= line
+    if min_length > 1:
+        # A stroke drawn along a ruling line is thick over a long stretch; the
+        # ruling's own thickness wavers over a few pixels (blur, JPEG).
+        kernel = np.ones((1, min_length), np.uint8)
+        thick = cv2.morphologyEx(thick.astype(np.uint8), cv2.MORPH_OPEN, kernel).astype(bool)
+    return thick
 
 
 def _half_overlapping_tiles(h: int, w: int, n: int) -> list[tuple[slice, slice]]:
@@ -394,6 +406,7 @@ def _ruling_in(
         return runs, rotated, rot
 
     found: list[float] = []
+    families = []
     for angle in _dominant_angles(darkness, mask, settings.ruling_max_skew):
         if known and any(
             abs((angle - k + 90.0) % 180.0 - 90.0) <= settings.ruling_known_angle for k in known
@@ -405,15 +418,60 @@ def _ruling_in(
         found.append(angle)
         # Perspective fans a family of lines out over several degrees: take
         # the runs at neighbouring angles too.
-        back = np.zeros((h, w), dtype=bool)
+        frames = []
         for delta in settings.grid_fan:
             if delta != 0:
                 runs, rotated, rot = straight_runs(angle + delta)
-            runs &= rotated
-            runs &= ~_thick_across(rotated, runs, settings=settings)
-            back |= cv2.warpAffine(
-                runs, rot, (w, h), flags=cv2.INTER_NEAREST | cv2.WARP_INVERSE_MAP
-            ).astype(bool)
+            frames.append((runs & rotated, rot))
+        families.append(frames)
+    if not families:
+        return ruling, found
+
+    thick_length = int(round(settings.ruling_thick_length * long_side))
+
+    def thin_and_thick(
+        frames: list[tuple[NDArray[np.uint8], NDArray]], ink: NDArray[np.uint8]
+    ) -> tuple[NDArray[np.bool_], NDArray[np.bool_]]:
+        """A family's runs over ``ink`` that are as thin as the ruling, and the thicker ones."""
+        thin = np.zeros((h, w), dtype=bool)
+        thick = np.zeros((h, w), dtype=bool)
+        for runs, rot in frames:
+            rotated = cv2.warpAffine(ink, rot, runs.shape[::-1], flags=cv2.INTER_NEAREST)
+            wide = _thick_across(rotated, runs, settings=settings, min_length=thick_length)
+            for part, out in ((runs & ~wide, thin), (runs & wide, thick)):
+                out |= cv2.warpAffine(
+                    part, rot, (w, h), flags=cv2.INTER_NEAREST | cv2.WARP_INVERSE_MAP
+                ).astype(bool)
+        return thin, thick
+
+    thins = [thin_and_thick(frames, m8)[0] for frames in families]
+    if settings.ruling_crossings and len(families) > 1:
+        # Where two families cross, the other family's line makes this one
+        # look thick, and the crossing would stay as a dot of "drawing". With
+        # the other families' lines left out, what is still thick is drawn
+        # along a ruling line; crossings away from such drawing are ruling.
+        # Each family's lines as found (drawing along them included), in the image.
+        lines = [
+            np.logical_or.reduce(
+                [
+                    cv2.warpAffine(
+                        runs, rot, (w, h), flags=cv2.INTER_NEAREST | cv2.WARP_INVERSE_MAP
+                    ).astype(bool)
+                    for runs, rot in frames
+                ]
+            )
+            for frames in families
+        ]
+        drawn = np.zeros((h, w), dtype=bool)
+        others = []
+        for i, frames in enumerate(families):
+            other = np.logical_or.reduce([b for j, b in enumerate(lines) if j != i])
+            others.append(other)
+            drawn |= thin_and_thick(frames, (mask & ~other).astype(np.uint8))[1]
+        r = settings.ruling_restore
+        near = cv2.dilate(drawn.astype(np.uint8), _disk_kernel(2 * r + 1)).astype(bool)
+        thins = [t | (b & o & ~near) for t, b, o in zip(thins, lines, others, strict=True)]
+    for back in thins:
         family = back & mask
         if keep_in is not None:
             # Keep drawn strokes that run along a ruling line: they are darker

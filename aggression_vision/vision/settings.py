@@ -117,6 +117,12 @@ class ReaderSettings:
     ruling_thick_extra : float
         ... plus this many pixels is a drawn stroke along or across the line,
         and is kept.
+    ruling_thick_length : float
+        ... over a stretch along the line at least this long (fraction of the
+        long side; 0: any length).
+    ruling_crossings : bool
+        Where two ruling families cross, each one's thickness test leaves the
+        other's lines out (else every crossing looks like drawing).
     ruling_speck : int
         Pixels: ink fragments left by ruling removal smaller than this are dropped.
     ruling_restore : int
@@ -220,8 +226,10 @@ class ReaderSettings:
     ruling_known_angle: float = 4.0
     ruling_relaxed_lines: int = 4
     ruling_max_skew: float = 20.0
-    ruling_thick_ratio: float = 1.5
-    ruling_thick_extra: float = 1.0
+    ruling_thick_ratio: float = 1.2
+    ruling_thick_extra: float = 0.0
+    ruling_thick_length: float = 0.01
+    ruling_crossings: bool = True
     ruling_speck: int = 12
     ruling_restore: int = 4
     gap_close: float = 3.0

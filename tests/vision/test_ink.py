@@ -57,3 +57,27 @@ def test_fine_tiles_remove_more_of_a_fanned_out_sparse_ruling() -> None:
         outside[380:720, 480:920] = False
         left[fine] = int(outside.sum())
     assert left[5] < 0.8 * left[0]
+
+
+def _squared_with_pencil_along_a_line() -> np.ndarray:
+    """Squared paper (2 px grey lines every 24 px) and a pencil stroke as light as
+    the grid drawn over one of its lines, only a little thicker than the line."""
+    h, w = 1050, 1400
+    img = np.full((h, w, 3), 225, np.uint8)
+    for y in range(12, h, 24):
+        cv2.line(img, (0, y), (w - 1, y), (175, 175, 175), 2)
+    for x in range(12, w, 24):
+        cv2.line(img, (x, 0), (x, h - 1), (175, 175, 175), 2)
+    cv2.line(img, (300, 493), (1100, 493), (170, 170, 170), 4)
+    return img
+
+
+def test_pencil_along_a_grid_line_is_kept_and_crossings_are_not_ink() -> None:
+    img = _squared_with_pencil_along_a_line()
+    ink = find_ink(img, settings=ReaderSettings())
+    # The stroke over the grid line stays ink along most of its length.
+    assert ink.mask[485:500, 320:1080].any(axis=0).mean() > 0.9
+    # Away from it, no dot of ruling (the crossings of the two families) is left.
+    away = ink.mask.copy()
+    away[470:520, 280:1120] = False
+    assert away.sum() < 0.002 * away.size
