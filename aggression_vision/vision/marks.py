@@ -48,10 +48,6 @@ class MarksSettings:
     min_component_height : float
         ... or with a bounding box shorter than this many line widths (when also
         narrower than it): dots and noise.
-    min_piece_area : float
-        A smaller component (at least this fraction of ``min_component_area``, and not
-        short) is a piece of a broken stroke: it is grouped with the others, and its
-        cluster kept when the cluster's ink reaches ``min_component_area``.
     group_gap_x : float
         Two components belong to one cluster when the horizontal gap between their
         boxes is below this fraction of the typical writing height (and they overlap
@@ -194,7 +190,6 @@ class MarksSettings:
 
     min_component_area: float = 1.5
     min_component_height: float = 1.5
-    min_piece_area: float = 0.4
     group_gap_x: float = 0.45
     group_gap_y: float = 0.35
     stack_height: float = 0.45
@@ -256,8 +251,6 @@ class Cluster:
     bar_up: float | None = None
     #: Whether writing too light for the ink mask was added beside its components.
     faint: bool = False
-    #: Whether it holds a piece too small to be a component on its own (a broken stroke).
-    broken: bool = False
 
 
 @dataclass(frozen=True)
@@ -363,7 +356,7 @@ def read_page(
         # Voters: whole clusters as the ink mask has them (light ink added beside a
         # cluster is less sure to be its writing).
         pairs = [(c, cl) for c, cl in zip(crops, clusters, strict=True) if cl.split_of is None]
-        whole = [c for c, cl in pairs if not (cl.faint or cl.broken)] or [c for c, _ in pairs]
+        whole = [c for c, cl in pairs if not cl.faint] or [c for c, _ in pairs]
         bars = [cl.bar_up for cl in clusters if cl.bar_up is not None]
         vote_cfg = cfg
         if looks_labelled([(c, cl.region) for c, cl in pairs], cfg.labelled_page_fraction):
@@ -441,14 +434,11 @@ def extract_clusters(
         cc, n, stats, seg.labels, big, max(6, round(cfg.label_reach * lw))
     )
     keep = []
-    min_area = cfg.min_component_area * lw * lw
     for i in range(1, n):
         x, y, w, h, area = stats[i]
         if comp_region[i] == 0:
             continue
-        # A thin piece of a broken stroke (a light "1" in two parts) is kept when it is
-        # long enough; a cluster made of too little ink is dropped after the grouping.
-        if area < cfg.min_piece_area * min_area:
+        if area < cfg.min_component_area * lw * lw:
             continue
         if max(w, h) < cfg.min_component_height * lw:
             continue
@@ -457,7 +447,7 @@ def extract_clusters(
     keep = [i for i in keep if not _border_piece(cc, i, stats[i], seg.borders, cfg, touch)]
     if not keep:
         return [], []
-    heights = np.array([stats[i][3] for i in keep if stats[i][4] >= min_area] or [10.0], float)
+    heights = np.array([stats[i][3] for i in keep], float)
     # Typical writing height: the median height of the taller half of the components
     # (underlines and dots are short).
     hs = np.sort(heights)
@@ -507,14 +497,11 @@ def extract_clusters(
     groups: dict[int, list[int]] = {}
     for i in keep:
         groups.setdefault(find(i), []).append(i)
-    groups = {k: g for k, g in groups.items() if sum(int(stats[c][4]) for c in g) >= min_area}
     cut = _Cutter(seg, cc, stats, comp_region, text_h, cfg)
     clusters: list[Cluster] = []
     crops: list[NDArray[np.float32]] = []
     for comps in sorted(groups.values(), key=lambda c: (stats[c[0]][1], stats[c[0]][0])):
         cl, ink = cut(comps, faint=True)
-        if any(stats[c][4] < min_area for c in comps):
-            cl = replace(cl, broken=True)
         if bars:
             cl = replace(cl, bar_up=_bar_up(comps, cc, stats, seg.borders, cfg, touch))
         clusters.append(cl)
@@ -679,6 +666,7 @@ class _Cutter:
         top = float(np.percentile(inside, 90)) if inside.size else 0.0
         region = int(self.comp_region[comps[0]])
         found = None
+        added = False
         # Only beside writing of some substance (not a sliver of border or ruling).
         anchor = x1 - x0 >= 2 * self.lw and y1 - y0 >= self.cfg.faint_min_height * self.text_h
         if faint and anchor and top > 0:
@@ -686,6 +674,7 @@ class _Cutter:
             found = self._faint(dark, top, win, region, box)
             under = self._faint_underline(dark, top, win, region, box, comps)
             if under is not None:
+                added = True
                 mask |= under[0]
                 y1 = max(y1, under[1][3] + by0)
             if found is not None:
@@ -701,7 +690,9 @@ class _Cutter:
                 dark = dark[:, sx0 - bx0 : sx1 - bx0]
         ink = np.where(mask, np.clip(dark / max(top, 1.0), 0.0, 1.0), 0.0).astype(np.float32)
         height = (y1 - y0) / self.text_h
-        cl = Cluster(region, (x0, y0, x1, y1), tuple(comps), height, faint=found is not None)
+        cl = Cluster(
+            region, (x0, y0, x1, y1), tuple(comps), height, faint=added or found is not None
+        )
         return cl, ink
 
     def _faint_underline(
