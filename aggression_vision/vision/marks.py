@@ -143,7 +143,12 @@ class MarksSettings:
         least half of it ...
     underline_max_width : float
         ... and at most this many times as wide as the number (wider: a border or
-        ruling line).
+        ruling line). Writing too light for the ink mask is looked for within the same
+        bounds below each cluster (an underline drawn lighter or thinner than the
+        digits), as a flat piece at least ``underline_min_width`` times as wide as the
+        cluster that ends inside the search window (printed ruling runs through it).
+    underline_min_width : float
+        See ``underline_max_width``.
     bar_elongation : float
         A component is a straight bar (a candidate underline) when its length is at
         least this many times its width (ratio of the principal axes).
@@ -217,6 +222,7 @@ class MarksSettings:
     labelled_fraction: float = 0.3
     underline_gap: float = 0.8
     underline_max_width: float = 2.0
+    underline_min_width: float = 0.4
     bar_elongation: float = 3.0
     border_piece_elongation: float = 4.0
     border_piece_flat: float = 30.0
@@ -738,7 +744,7 @@ class _Cutter:
             if ly + lh <= y1 or ly - y1 > cfg.underline_gap * th:
                 continue
             overlap = min(lx + lw_, x1) - max(lx, x0)
-            if overlap < 0.5 * min(lw_, cw) or lw_ < 0.4 * cw:
+            if overlap < 0.5 * min(lw_, cw) or lw_ < cfg.underline_min_width * cw:
                 continue
             if lw_ > cfg.underline_max_width * cw:
                 continue
