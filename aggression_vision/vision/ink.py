@@ -539,6 +539,27 @@ def find_ink(image: NDArray[np.uint8], *, settings: ReaderSettings) -> Ink:
     dense = mask & ~sparse_ink(mask, max_density=settings.ruling_max_density)
     faint = ((darkness > settings.ruling_darkness) | mask) & ~dense
     ruling = find_ruling(darkness, faint, settings=settings, keep_in=mask)
+    if not ruling.any() and settings.ink_faint_ratio > 0 and mask.any():
+        # On plain paper, when the drawing itself is faint (light pencil, low
+        # resolution, glare), its strokes' edges and lightest stretches are
+        # below the ink level: count ink from a level scaled to the drawing.
+        typical = float(np.median(darkness[mask]))
+        level = max(settings.ink_faint_ratio * typical, settings.ink_darkness_plain)
+        if typical < settings.ink_faint_median and level < settings.ink_darkness:
+            weak = darkness > level
+            # Printed ruling fainter than the ruling search's level would
+            # come in with it: then the page is not plain after all.
+            lower = weak & sparse_ink(weak, max_density=settings.ruling_max_density)
+            if not find_ruling(darkness, lower, settings=settings).any():
+                more = _hysteresis(weak, mask, settings.ink_weak_extent * guess)
+                # The drawing's light stretches add a part of it (its strokes
+                # also grow wider: that is not counted); much more is something
+                # else (unseen ruling, texture).
+                reach = _disk_kernel(2 * int(round(guess)) + 1)
+                near = cv2.dilate(mask.astype(np.uint8), reach).astype(bool)
+                gain = float((more & ~near).sum()) / max(1, int(mask.sum()))
+                if gain <= settings.ink_faint_max_gain:
+                    mask |= more
     if ruling.any():
         mask = mask & ~ruling
         # Specks left where ruling crossed: drop components smaller than a dot.

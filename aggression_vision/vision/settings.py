@@ -48,6 +48,17 @@ class ReaderSettings:
     ink_darkness : float
         A pixel is ink when it is at least this much darker than the local
         paper (0..1, fraction of the paper's brightness).
+    ink_faint_median : float
+        A drawing whose ink's median darkness is below this is faint ...
+    ink_faint_ratio : float
+        ... and on a page without printed ruling, its ink counts from this
+        fraction of that median darkness (when below ``ink_darkness``); 0: off ...
+    ink_darkness_plain : float
+        ... but never from below this darkness ...
+    ink_faint_max_gain : float
+        ... and only when the ink it adds farther than a line width from the
+        ink found before is at most this fraction of it (more is unseen
+        ruling or texture).
     ink_darkness_strong : float
         Seed darkness for hysteresis: ink components must contain a pixel at
         least this dark.
@@ -204,6 +215,10 @@ class ReaderSettings:
     background_kernel: float = 0.03
     paper_min_brightness: float = 0.6
     ink_darkness: float = 0.08
+    ink_faint_median: float = 0.16
+    ink_faint_ratio: float = 0.3
+    ink_darkness_plain: float = 0.04
+    ink_faint_max_gain: float = 0.4
     ink_darkness_strong: float = 0.25
     ink_weak_extent: float = 8.0
     ink_min_blob: float = 6.0

@@ -81,3 +81,22 @@ def test_pencil_along_a_grid_line_is_kept_and_crossings_are_not_ink() -> None:
     away = ink.mask.copy()
     away[470:520, 280:1120] = False
     assert away.sum() < 0.002 * away.size
+
+
+def test_a_faint_pencil_drawing_on_plain_paper_is_ink() -> None:
+    # A light pencil map: its lines are about 9% darker than the paper, but
+    # only 6% over a stretch (below the usual ink level), and blurred.
+    img = np.full((1050, 1400, 3), 235, np.uint8)
+    for x in (300, 700, 1100):
+        cv2.line(img, (x, 250), (x, 800), (213, 213, 213), 4)
+    for y in (250, 525, 800):
+        cv2.line(img, (300, y), (1100, y), (213, 213, 213), 4)
+        cv2.line(img, (800, y), (1000, y), (221, 221, 221), 4)
+    img = cv2.GaussianBlur(img, (0, 0), 1.0)
+    faint = {}
+    for ratio in (0.0, 0.3):
+        ink = find_ink(img, settings=replace(ReaderSettings(), ink_faint_ratio=ratio))
+        assert ink.mask[240:261, 320:680].any(axis=0).mean() > 0.9
+        faint[ratio] = ink.mask[240:261, 810:990].any(axis=0).mean()
+    assert faint[0.3] > 0.9
+    assert faint[0.0] < 0.5
