@@ -239,6 +239,27 @@ def test_detached_strokes_count_only_where_they_lie() -> None:
     assert combine([num, slash]).crossed
 
 
+def test_a_blurred_number_needs_a_surer_cross_out() -> None:
+    import cv2
+
+    from aggression_vision.vision.marks import Cluster, ClusterReading, combine, softness
+
+    sharp = np.zeros((40, 60), np.float32)
+    sharp[10:30, 20:24] = 1.0
+    blurred = cv2.GaussianBlur(sharp, (0, 0), 3.0)
+    blurred /= blurred.max()
+    assert softness(sharp) == 0.0
+    assert softness(blurred) > MarksSettings().soft_fraction
+    assert softness(np.zeros((5, 5), np.float32)) == 0.0
+
+    def reading(c: float, soft: float) -> ClusterReading:
+        return ClusterReading(Cluster(1, (0, 0, 30, 20), (1,)), "12", 0.9, 0.0, c, softness=soft)
+
+    assert combine([reading(0.7, 0.1)]).crossed
+    assert not combine([reading(0.7, 0.6)]).crossed
+    assert combine([reading(0.9, 0.6)]).crossed
+
+
 def test_underlines_tell_which_way_is_up() -> None:
     from aggression_vision.vision.marks import extract_clusters, rotate_segmentation
 
