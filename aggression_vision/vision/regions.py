@@ -264,6 +264,154 @@ def bridge_ends(
     return out.astype(bool)
 
 
+def _crossing_table() -> NDArray[np.int32]:
+    """Number of separate runs of skeleton among the 8 neighbours, by neighbourhood code."""
+    codes = np.arange(256)
+    bits = (codes[:, None] >> np.arange(8)) & 1
+    return ((bits == 0) & (np.roll(bits, -1, axis=1) == 1)).sum(axis=1).astype(np.int32)
+
+
+_RUNS = _crossing_table()
+
+
+def _curled_in(
+    borders: NDArray[np.bool_],
+    *,
+    line_width: float,
+    max_extent: float,
+    min_length: float,
+    min_ratio: float,
+) -> NDArray[np.bool_]:
+    """One pass of :func:`curled_branches` on a window of the borders."""
+    skeleton = thin(borders)
+    code = cv2.filter2D(
+        skeleton.astype(np.uint8), cv2.CV_32F, _NEIGHBOUR_CODE, borderType=cv2.BORDER_CONSTANT
+    ).astype(np.int32)
+    runs = np.where(skeleton, _RUNS[code], 0)
+    n_nb = cv2.filter2D(
+        skeleton.astype(np.uint8), -1, np.ones((3, 3), np.float32), borderType=cv2.BORDER_CONSTANT
+    )
+    ends = skeleton & (n_nb == 2)
+    # Three separate runs of neighbours. (Two strokes crossing may leave no
+    # such pixel: their branch then reaches two junctions and is kept.)
+    junctions = skeleton & (runs >= 3)
+    near_junction = cv2.dilate(junctions.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
+    branches = skeleton & ~near_junction
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(branches.astype(np.uint8), None, 8)
+    if count <= 1:
+        return np.zeros_like(borders)
+    # Candidate branches: one loose end, attached to the network at one
+    # junction, writing-sized and long enough to be a stroke, not a spur.
+    has_end = np.zeros(count, dtype=bool)
+    has_end[labels[ends & branches]] = True
+    n_j, j_labels = cv2.connectedComponents(near_junction.astype(np.uint8), connectivity=8)
+    attach = cv2.dilate(near_junction.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
+    grown = cv2.dilate(j_labels.astype(np.float32), np.ones((3, 3), np.uint8)).astype(np.int32)
+    touching = attach & branches & (grown > 0)
+    pairs = np.unique(np.stack([labels[touching], grown[touching]]), axis=1)
+    attached = np.bincount(pairs[0], minlength=count) == 1
+    extent = np.maximum(stats[:, cv2.CC_STAT_WIDTH], stats[:, cv2.CC_STAT_HEIGHT])
+    area = stats[:, cv2.CC_STAT_AREA]
+    ok = has_end & attached & (extent <= max_extent) & (area >= min_length)
+    ok[0] = False
+    h, w = borders.shape
+    x0, y0 = stats[:, cv2.CC_STAT_LEFT], stats[:, cv2.CC_STAT_TOP]
+    x1, y1 = x0 + stats[:, cv2.CC_STAT_WIDTH], y0 + stats[:, cv2.CC_STAT_HEIGHT]
+    ok &= (x0 > 0) & (y0 > 0) & (x1 < w) & (y1 < h)  # cut by the window's edge
+    half = cv2.distanceTransform(borders.astype(np.uint8), cv2.DIST_L2, 3)
+    draw = np.zeros((h, w), np.uint8)
+    keep = 2.0 * line_width
+    for k in np.nonzero(ok)[0]:
+        box = np.s_[y0[k] : y1[k], x0[k] : x1[k]]
+        mine = labels[box] == k
+        pts = np.argwhere(mine) + np.array([y0[k], x0[k]])
+        end = np.argwhere(mine & ends[box]) + np.array([y0[k], x0[k]])
+        tip = np.argwhere(mine & attach[box]) + np.array([y0[k], x0[k]])
+        if len(end) != 1 or len(tip) == 0:
+            continue
+        # The branch's length against the
+        # straight distance from its loose end to where it is attached: a
+        # border runs fairly straight, a digit welded to it curls.
+        # (Its pixel count: a diagonal stretch counts short, never long.)
+        length = float(len(pts))
+        chord = float(np.hypot(*(tip.mean(axis=0) - end[0])))
+        if length < min_ratio * max(chord, line_width):
+            continue
+        # Take the branch off, short of where it meets the border it hangs on.
+        far = np.hypot(*(pts - tip.mean(axis=0)).T) > keep
+        for py, px in pts[far]:
+            cv2.circle(draw, (int(px), int(py)), int(np.ceil(half[py, px])) + 1, 1, -1)
+    return draw.astype(bool) & borders
+
+
+def curled_branches(
+    borders: NDArray[np.bool_],
+    *,
+    line_width: float,
+    max_extent: float,
+    min_length: float,
+    min_ratio: float,
+    passes: int = 2,
+) -> NDArray[np.bool_]:
+    """Writing welded to a border at one point: curled branches with a loose end.
+
+    A digit that touches a border hangs off the border network by one end (or
+    by a stroke); when gap closing then ties its other end to a border too, it
+    separates its country in two, and both halves look like countries. A real
+    border's loose end (a line stopping short) runs fairly straight back to
+    the junction it starts from; a digit's curls: its branch is writing-sized
+    and much longer than the straight distance from its end to where it is
+    attached. A digit with a junction of its own (the middle of a 3) loses
+    one branch per pass.
+
+    Parameters
+    ----------
+    borders : (H, W) bool
+        The border network before gap closing.
+    line_width : float
+        Pixels.
+    max_extent : float
+        Pixels: a longer branch is a border.
+    min_length : float
+        Pixels: a shorter branch is a spur of the skeleton or a tick.
+    min_ratio : float
+        A branch at least this many times longer than its end's straight
+        distance to the junction is curled.
+    passes : int
+
+    Returns
+    -------
+    (H, W) bool, the border pixels that are writing.
+    """
+    h, w = borders.shape
+    out = np.zeros_like(borders)
+    found = _curled_in(
+        borders,
+        line_width=line_width,
+        max_extent=max_extent,
+        min_length=min_length,
+        min_ratio=min_ratio,
+    )
+    for _ in range(passes - 1):
+        if not found.any():
+            break
+        out |= found
+        # Later passes look only around what was just taken off.
+        n, _, stats, _ = cv2.connectedComponentsWithStats(found.astype(np.uint8), None, 8)
+        found = np.zeros_like(borders)
+        m = int(np.ceil(max_extent))
+        for x, y, cw, ch, _ in stats[1:]:
+            win = np.s_[max(0, y - m) : min(h, y + ch + m), max(0, x - m) : min(w, x + cw + m)]
+            found[win] |= _curled_in(
+                borders[win] & ~out[win],
+                line_width=line_width,
+                max_extent=max_extent,
+                min_length=min_length,
+                min_ratio=min_ratio,
+            )
+    return out | found
+
+
 def _pockets(
     free: NDArray[np.bool_],
 ) -> tuple[int, NDArray[np.int32], NDArray[np.int32], NDArray[np.float32], NDArray]:
@@ -554,6 +702,18 @@ def segment(
     # borders next to them. Then close the gaps of the borders only, and look
     # again (closing can join fragments of writing into a bigger one).
     borders, writing = split_writing(mask, line_width=lw, settings=settings)
+    if settings.curl_ratio > 0:
+        # A digit welded to a border by one end would be tied to another
+        # border by gap closing and split its country in two.
+        curled = curled_branches(
+            borders,
+            line_width=lw,
+            max_extent=settings.writing_max_extent * max(h, w),
+            min_length=settings.curl_min_length * lw,
+            min_ratio=settings.curl_ratio,
+        )
+        borders &= ~curled
+        writing |= curled
     closed = close_gaps(borders, gap=settings.gap_close * lw)
     borders, more_writing = split_writing(closed, line_width=lw, settings=settings)
     writing |= more_writing & mask

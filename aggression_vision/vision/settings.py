@@ -200,6 +200,14 @@ class ReaderSettings:
         Border ink farther than this many line widths from every boundary
         between countries sticks out into a country: it is writing touching
         a border.
+    curl_min_length : float
+        A loose-ended branch of the (not yet gap-closed) border network,
+        shorter than ``writing_max_extent`` and at least this many line widths
+        long, ...
+    curl_ratio : float
+        ... that is this many times longer than the straight distance from its
+        end to where it is attached is writing welded to a border (a digit
+        curls, a border stopping short runs fairly straight). 0 turns it off.
     polygon_tolerance : float
         Douglas-Peucker tolerance of the output polygons, in line widths.
     """
@@ -267,4 +275,6 @@ class ReaderSettings:
     corner_contact_ratio: float = 0.6
     stub_country_inradius: float = 2.0
     protrusion_distance: float = 2.0
+    curl_min_length: float = 4.0
+    curl_ratio: float = 2.5
     polygon_tolerance: float = 0.5

@@ -14,7 +14,13 @@ from aggression_vision.vision.adjacency import (
     find_adjacency,
     grow_labels,
 )
-from aggression_vision.vision.regions import bridge_ends, close_gaps, segment, thin
+from aggression_vision.vision.regions import (
+    bridge_ends,
+    close_gaps,
+    curled_branches,
+    segment,
+    thin,
+)
 from aggression_vision.vision.settings import ReaderSettings
 from aggression_vision.vision.types import Segmentation
 
@@ -280,6 +286,38 @@ def test_bridge_ends_continues_a_broken_line_and_leaves_ticks() -> None:
     # A gap wider than the reach stays open.
     out = bridge_ends(mask.astype(bool), line_width=lw, reach=5 * lw, min_branch=6 * lw, cone=30)
     assert not out[60, 90:100].any()
+
+
+def _welded_network() -> NDArray[np.bool_]:
+    """A T of border lines, a curled stroke (a digit's bowl) hanging off the bar, and a
+    straight border stopping short."""
+    mask = np.zeros((200, 300), np.uint8)
+    cv2.line(mask, (10, 20), (290, 20), 1, 3)  # the bar of the T
+    cv2.line(mask, (150, 20), (150, 190), 1, 3)  # its stem
+    # A 3's upper bowl: hangs off the bar at its top, curls round, loose end.
+    cv2.ellipse(mask, (70, 45), (18, 22), 0, -90, 180, 1, 3)
+    cv2.line(mask, (70, 20), (70, 23), 1, 3)
+    # A border stopping short: straight off the stem, loose end.
+    cv2.line(mask, (150, 120), (250, 130), 1, 3)
+    return mask.astype(bool)
+
+
+def test_curled_branch_hanging_off_a_border_is_writing() -> None:
+    mask = _welded_network()
+    out = curled_branches(mask, line_width=3.0, max_extent=60.0, min_length=12.0, min_ratio=2.5)
+    assert out[40:70, 50:92].sum() > 0.5 * mask[40:70, 50:92].sum()  # the bowl is taken
+    assert not out[15:24, :].any()  # the bar it hangs on is not cut
+    assert not out[100:150, 140:].any()  # the straight loose border stays
+    # A long curl (beyond the writing size) is a border.
+    out = curled_branches(mask, line_width=3.0, max_extent=30.0, min_length=12.0, min_ratio=2.5)
+    assert not out.any()
+
+
+def test_curled_branch_attached_at_two_junctions_is_a_border() -> None:
+    mask = _welded_network()
+    cv2.line(mask.view(np.uint8), (80, 20), (80, 24), 1, 3)  # the bowl also meets the bar
+    out = curled_branches(mask, line_width=3.0, max_extent=60.0, min_length=12.0, min_ratio=2.5)
+    assert not out[60:70, 50:92].any()
 
 
 def test_a_frame_around_countries_is_sea() -> None:
