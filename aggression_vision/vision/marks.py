@@ -215,7 +215,7 @@ class MarksSettings:
     pair_vocabulary: bool = True
     orientation_clusters: int = 16
     orientation_coarse_clusters: int = 6
-    orientation_keep: int = 3
+    orientation_keep: int = 4
     orientation_refine_clusters: int = 16
     orientation_margin: float = 1.0
     orientation_floor: float = -2.0
