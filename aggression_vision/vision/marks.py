@@ -214,7 +214,7 @@ class MarksSettings:
     background_kernel: float = 0.6
     pair_vocabulary: bool = True
     orientation_clusters: int = 16
-    orientation_coarse_clusters: int = 6
+    orientation_coarse_clusters: int = 10
     orientation_keep: int = 4
     orientation_refine_clusters: int = 16
     orientation_margin: float = 1.0
