@@ -444,24 +444,16 @@ def _ruling_in(
                 ).astype(bool)
         return thin, thick
 
-    thins = [thin_and_thick(frames, m8)[0] for frames in families]
+    split = [thin_and_thick(frames, m8) for frames in families]
+    thins = [thin for thin, _ in split]
     if settings.ruling_crossings and len(families) > 1:
         # Where two families cross, the other family's line makes this one
         # look thick, and the crossing would stay as a dot of "drawing". With
         # the other families' lines left out, what is still thick is drawn
         # along a ruling line; crossings away from such drawing are ruling.
-        # Each family's lines as found (drawing along them included), in the image.
-        lines = [
-            np.logical_or.reduce(
-                [
-                    cv2.warpAffine(
-                        runs, rot, (w, h), flags=cv2.INTER_NEAREST | cv2.WARP_INVERSE_MAP
-                    ).astype(bool)
-                    for runs, rot in frames
-                ]
-            )
-            for frames in families
-        ]
+        # Each family's lines as found (drawing along them included), in the
+        # image: its thin and thick parts together.
+        lines = [thin | thick for thin, thick in split]
         drawn = np.zeros((h, w), dtype=bool)
         others = []
         for i, frames in enumerate(families):
