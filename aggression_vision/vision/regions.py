@@ -139,6 +139,14 @@ def _branch_from(
     return path, False
 
 
+def _loose_ends(skeleton: NDArray[np.bool_]) -> NDArray[np.bool_]:
+    """Skeleton pixels with exactly one skeleton neighbour: where a line stops."""
+    count = cv2.filter2D(
+        skeleton.astype(np.uint8), -1, np.ones((3, 3), np.float32), borderType=cv2.BORDER_CONSTANT
+    )
+    return skeleton & (count == 2)
+
+
 def bridge_ends(
     borders: NDArray[np.bool_],
     *,
@@ -190,10 +198,7 @@ def bridge_ends(
     """
     h, w = borders.shape
     skeleton = thin(borders)
-    count = cv2.filter2D(
-        skeleton.astype(np.uint8), -1, np.ones((3, 3), np.float32), borderType=cv2.BORDER_CONSTANT
-    )
-    ends = np.argwhere(skeleton & (count == 2))
+    ends = np.argwhere(_loose_ends(skeleton))
     if len(ends) == 0:
         return borders
     # Half the stroke's thickness at each skeleton pixel.
@@ -288,10 +293,7 @@ def _curled_in(
         skeleton.astype(np.uint8), cv2.CV_32F, _NEIGHBOUR_CODE, borderType=cv2.BORDER_CONSTANT
     ).astype(np.int32)
     runs = np.where(skeleton, _RUNS[code], 0)
-    n_nb = cv2.filter2D(
-        skeleton.astype(np.uint8), -1, np.ones((3, 3), np.float32), borderType=cv2.BORDER_CONSTANT
-    )
-    ends = skeleton & (n_nb == 2)
+    ends = _loose_ends(skeleton)
     # Three separate runs of neighbours. (Two strokes crossing may leave no
     # such pixel: their branch then reaches two junctions and is kept.)
     junctions = skeleton & (runs >= 3)
