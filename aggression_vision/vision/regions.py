@@ -286,6 +286,7 @@ def _curled_in(
     max_extent: float,
     min_length: float,
     min_ratio: float,
+    keep: float,
 ) -> NDArray[np.bool_]:
     """One pass of :func:`curled_branches` on a window of the borders."""
     skeleton = thin(borders)
@@ -322,7 +323,6 @@ def _curled_in(
     ok &= (x0 > 0) & (y0 > 0) & (x1 < w) & (y1 < h)  # cut by the window's edge
     half = cv2.distanceTransform(borders.astype(np.uint8), cv2.DIST_L2, 3)
     draw = np.zeros((h, w), np.uint8)
-    keep = 2.0 * line_width
     for k in np.nonzero(ok)[0]:
         box = np.s_[y0[k] : y1[k], x0[k] : x1[k]]
         mine = labels[box] == k
@@ -353,6 +353,7 @@ def curled_branches(
     max_extent: float,
     min_length: float,
     min_ratio: float,
+    keep: float,
     passes: int = 2,
 ) -> NDArray[np.bool_]:
     """Writing welded to a border at one point: curled branches with a loose end.
@@ -379,6 +380,9 @@ def curled_branches(
     min_ratio : float
         A branch at least this many times longer than its end's straight
         distance to the junction is curled.
+    keep : float
+        Pixels: the stretch of a curled branch next to its junction that stays
+        border (the line it hangs on is not nicked).
     passes : int
 
     Returns
@@ -393,6 +397,7 @@ def curled_branches(
         max_extent=max_extent,
         min_length=min_length,
         min_ratio=min_ratio,
+        keep=keep,
     )
     for _ in range(passes - 1):
         if not found.any():
@@ -410,6 +415,7 @@ def curled_branches(
                 max_extent=max_extent,
                 min_length=min_length,
                 min_ratio=min_ratio,
+                keep=keep,
             )
     return out | found
 
@@ -713,6 +719,7 @@ def segment(
             max_extent=settings.writing_max_extent * max(h, w),
             min_length=settings.curl_min_length * lw,
             min_ratio=settings.curl_ratio,
+            keep=settings.curl_keep * lw,
         )
         borders &= ~curled
         writing |= curled

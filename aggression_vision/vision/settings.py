@@ -208,6 +208,9 @@ class ReaderSettings:
         ... that is this many times longer than the straight distance from its
         end to where it is attached is writing welded to a border (a digit
         curls, a border stopping short runs fairly straight). 0 turns it off.
+    curl_keep : float
+        Line widths of such a branch next to where it is attached that stay
+        border (the line it hangs on is not nicked).
     polygon_tolerance : float
         Douglas-Peucker tolerance of the output polygons, in line widths.
     """
@@ -277,4 +280,5 @@ class ReaderSettings:
     protrusion_distance: float = 2.0
     curl_min_length: float = 4.0
     curl_ratio: float = 2.5
+    curl_keep: float = 2.0
     polygon_tolerance: float = 0.5

@@ -304,19 +304,25 @@ def _welded_network() -> NDArray[np.bool_]:
 
 def test_curled_branch_hanging_off_a_border_is_writing() -> None:
     mask = _welded_network()
-    out = curled_branches(mask, line_width=3.0, max_extent=60.0, min_length=12.0, min_ratio=2.5)
+    out = curled_branches(
+        mask, line_width=3.0, max_extent=60.0, min_length=12.0, min_ratio=2.5, keep=6.0
+    )
     assert out[40:70, 50:92].sum() > 0.5 * mask[40:70, 50:92].sum()  # the bowl is taken
     assert not out[15:24, :].any()  # the bar it hangs on is not cut
     assert not out[100:150, 140:].any()  # the straight loose border stays
     # A long curl (beyond the writing size) is a border.
-    out = curled_branches(mask, line_width=3.0, max_extent=30.0, min_length=12.0, min_ratio=2.5)
+    out = curled_branches(
+        mask, line_width=3.0, max_extent=30.0, min_length=12.0, min_ratio=2.5, keep=6.0
+    )
     assert not out.any()
 
 
 def test_curled_branch_attached_at_two_junctions_is_a_border() -> None:
     mask = _welded_network()
     cv2.line(mask.view(np.uint8), (80, 20), (80, 24), 1, 3)  # the bowl also meets the bar
-    out = curled_branches(mask, line_width=3.0, max_extent=60.0, min_length=12.0, min_ratio=2.5)
+    out = curled_branches(
+        mask, line_width=3.0, max_extent=60.0, min_length=12.0, min_ratio=2.5, keep=6.0
+    )
     assert not out[60:70, 50:92].any()
 
 
