@@ -715,6 +715,36 @@ class _Cutter:
         )
         return cl, ink
 
+    def _light_ink(
+        self,
+        dark: NDArray[np.float32],
+        top: float,
+        win: tuple[slice, slice],
+        region: int,
+        own: NDArray[np.bool_] | None = None,
+    ) -> NDArray[np.bool_]:
+        """Ink at least ``faint_level`` as dark as the cluster's strokes, in ``region``,
+        off the borders and off the ink mask (except the cluster's own pixels ``own``)."""
+        sub = self.cc[win]
+        free = sub == 0 if own is None else (sub == 0) | own
+        low = (dark >= self.cfg.faint_level * top) & free & ~self.seg.borders[win]
+        low &= self.seg.labels[win] == region
+        return low
+
+    def _light_pieces(
+        self, low: NDArray[np.bool_], win: tuple[slice, slice], own: NDArray[np.bool_] | None = None
+    ) -> tuple[int, NDArray[np.int32], NDArray[np.int32], NDArray[np.float64]]:
+        """Connected pieces of ``low`` away from other ink (all but ``own``) and further
+        from borders (their blurred edges)."""
+        others = self.cc[win] > 0
+        if own is not None:
+            others &= ~own
+        taken = cv2.dilate(others.astype(np.uint8), self.grow) > 0
+        taken |= cv2.dilate(self.seg.borders[win].astype(np.uint8), self.near_border) > 0
+        low &= ~taken
+        n, lcc, lst, cen = cv2.connectedComponentsWithStats(low.astype(np.uint8), connectivity=8)
+        return n, lcc, lst, cen
+
     def _faint_underline(
         self,
         dark: NDArray[np.float32],
@@ -734,18 +764,12 @@ class _Cutter:
         cfg, th = self.cfg, self.text_h
         x0, y0, x1, y1 = box
         cw = x1 - x0
-        sub = self.cc[win]
-        low = (dark >= cfg.faint_level * top) & ~self.seg.borders[win]
-        low &= (sub == 0) | np.isin(sub, comps)
-        low &= self.seg.labels[win] == region
+        own = np.isin(self.cc[win], comps)
+        low = self._light_ink(dark, top, win, region, own)
         low[: (y0 + y1) // 2] = False
         if np.count_nonzero(low[y1:]) < self.min_area:
             return None
-        others = (sub > 0) & ~np.isin(sub, comps)
-        taken = cv2.dilate(others.astype(np.uint8), self.grow) > 0
-        taken |= cv2.dilate(self.seg.borders[win].astype(np.uint8), self.near_border) > 0
-        low &= ~taken
-        n, lcc, lst, _ = cv2.connectedComponentsWithStats(low.astype(np.uint8), connectivity=8)
+        n, lcc, lst, _ = self._light_pieces(low, win, own)
         width = low.shape[1]
         best, best_w = 0, 0
         for i in range(1, n):
@@ -786,15 +810,10 @@ class _Cutter:
         coordinates), or None.
         """
         cfg, th = self.cfg, self.text_h
-        low = (dark >= cfg.faint_level * top) & (self.cc[win] == 0) & ~self.seg.borders[win]
-        low &= self.seg.labels[win] == region
+        low = self._light_ink(dark, top, win, region)
         if np.count_nonzero(low) < self.min_area:
             return None  # (most clusters: no light ink around them at all)
-        # Away from other ink, and further from borders (their blurred edges).
-        taken = cv2.dilate((self.cc[win] > 0).astype(np.uint8), self.grow) > 0
-        taken |= cv2.dilate(self.seg.borders[win].astype(np.uint8), self.near_border) > 0
-        low &= ~taken
-        n, lcc, lst, _ = cv2.connectedComponentsWithStats(low.astype(np.uint8), connectivity=8)
+        n, lcc, lst, _ = self._light_pieces(low, win)
         x0, y0, x1, y1 = box
         hits = []
         for i in range(1, n):
