@@ -22,6 +22,12 @@ ADJACENT = (0, 200, 255)
 OUTLINE = (255, 255, 255)
 SHADOW = (30, 30, 30)
 HIGHLIGHT = (0, 220, 0)
+# The drawing: the map and this fraction of its long side around it, unless that is at
+# least this fraction of the photo's area (then the whole photo).
+MAP_MARGIN = 0.08
+MAP_MIN_GAIN = 0.5
+# Gray levels darker than the paper around it that count as handwriting (labels avoid it).
+INK_CONTRAST = 28
 
 Photo = NDArray[np.uint8] | tuple[NDArray[np.uint8], tuple[int, int]]
 
@@ -39,12 +45,12 @@ class _Frame:
         return np.round(arr).astype(np.int32).reshape(-1, 1, 2)
 
 
-def _unpack(photo: Photo) -> tuple[NDArray[np.uint8], float]:
-    """The image and the factor from photo coordinates to its pixels."""
+def _unpack(photo: Photo) -> tuple[NDArray[np.uint8], float, tuple[int, int]]:
+    """The image, the factor from photo coordinates to its pixels, and the photo's size."""
     if isinstance(photo, tuple):
-        image, (width, _height) = photo
-        return image, image.shape[1] / float(width)
-    return photo, 1.0
+        image, (width, height) = photo
+        return image, image.shape[1] / float(width), (int(width), int(height))
+    return photo, 1.0, (photo.shape[1], photo.shape[0])
 
 
 def _map_box(
@@ -75,10 +81,8 @@ def _canvas(
     photo: Photo, document: dict[str, Any], max_side: int
 ) -> tuple[NDArray[np.uint8], _Frame]:
     """The part of the photo that shows the map, at most ``max_side`` pixels long."""
-    image, to_image = _unpack(photo)
-    h, w = image.shape[:2]
-    size = (int(round(w / to_image)), int(round(h / to_image)))
-    x0, y0, x1, y1 = _map_box(document, size, margin=0.08, min_gain=0.5)
+    image, to_image, size = _unpack(photo)
+    x0, y0, x1, y1 = _map_box(document, size, margin=MAP_MARGIN, min_gain=MAP_MIN_GAIN)
     ix0, iy0 = int(x0 * to_image), int(y0 * to_image)
     ix1, iy1 = max(ix0 + 1, int(x1 * to_image)), max(iy0 + 1, int(y1 * to_image))
     crop = image[iy0:iy1, ix0:ix1]
@@ -104,7 +108,7 @@ def _ink(canvas: NDArray[np.uint8], unit: float) -> NDArray[np.bool_]:
     paper = cv2.morphologyEx(
         gray, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_RECT, (k, k))
     )
-    dark = (paper.astype(np.int16) - gray.astype(np.int16)) > 28
+    dark = (paper.astype(np.int16) - gray.astype(np.int16)) > INK_CONTRAST
     r = max(1, int(round(3 * unit)))
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1))
     return cv2.dilate(dark.astype(np.uint8), kernel) > 0
