@@ -365,11 +365,10 @@ def read_page(
     the orientation taken out of the question); found by :func:`writing_orientation`
     when None.
     """
-    known = angle
     if backend not in ("cnn", "tesseract"):
         raise ValueError(f"unknown OCR backend {backend!r} (expected 'cnn' or 'tesseract')")
     cfg = _settings(settings)
-    angle = 0.0
+    turn = 0.0
     clusters, crops = extract_clusters(seg, cfg, splits=True)
     net = digits.load_net() if crops else None
     if net is not None:
@@ -381,17 +380,16 @@ def read_page(
         vote_cfg = cfg
         if looks_labelled([(c, cl.region) for c, cl in pairs], cfg.labelled_page_fraction):
             vote_cfg = replace(cfg, orientation_letter_penalty=0.0)
-        angle = (
-            writing_orientation(
+        if angle is None:
+            turn = writing_orientation(
                 whole, net, rectified=is_rectified(seg), settings=vote_cfg, bars=bars
             )
-            if known is None
-            else known
-        )
-        if angle:
+        else:
+            turn = angle
+        if turn:
             # Group the writing again in the writing's own frame: which strokes are side
             # by side and which are stacked depends on which way is up.
-            turned = rotate_segmentation(seg, angle)
+            turned = rotate_segmentation(seg, turn)
             clusters, crops = extract_clusters(turned, cfg, splits=True, bars=False)
     readings = read_clusters(crops, clusters, backend=backend, settings=cfg, net=net)
     readings = resolve_splits(readings, cfg)
@@ -404,7 +402,7 @@ def read_page(
         reg.index: combine(by_region.get(reg.index, []), cfg, labelled=labelled)
         for reg in seg.regions
     }
-    return PageReading(marks, float(angle), clusters, crops, readings)
+    return PageReading(marks, float(turn), clusters, crops, readings)
 
 
 def _settings(settings: object) -> MarksSettings:
