@@ -25,6 +25,7 @@ Stage 2 of the photo reader. Input: a :class:`~aggression_vision.vision.types.Se
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
@@ -371,7 +372,9 @@ def read_page(
         raise ValueError(f"unknown OCR backend {backend!r} (expected 'cnn' or 'tesseract')")
     cfg = _settings(settings)
     turn = 0.0
-    clusters, crops = extract_clusters(seg, cfg, splits=True)
+    # The splits are cut once the orientation is known: a turned page is cut again.
+    first = _Extraction(seg, cfg)
+    clusters, crops = first.clusters, first.crops
     net = digits.load_net() if crops else None
     if net is not None:
         # Voters: whole clusters as the ink mask has them (light ink added beside a
@@ -393,6 +396,8 @@ def read_page(
             # by side and which are stacked depends on which way is up.
             turned = rotate_segmentation(seg, turn)
             clusters, crops = extract_clusters(turned, cfg, splits=True, bars=False)
+    if not turn:
+        clusters, crops = first.with_splits()
     readings = read_clusters(crops, clusters, backend=backend, settings=cfg, net=net)
     readings = resolve_splits(readings, cfg)
     by_region: dict[int, list[ClusterReading]] = {}
@@ -436,104 +441,124 @@ def extract_clusters(
     crops : list of (h, w) float32
         Ink darkness 0..1 of each cluster with everything else blanked.
     """
-    cfg = settings or MarksSettings()
-    lw = max(float(seg.line_width), 1.0)
-    writing = np.ascontiguousarray(_writing_union(seg).astype(np.uint8))
-    n, cc_, stats_, _ = cv2.connectedComponentsWithStats(writing, connectivity=8)
-    if n <= 1:
-        return [], []
-    cc = np.asarray(cc_, np.int32)
-    stats = np.asarray(stats_, np.int32)
-    big = (stats[:, 4] >= cfg.min_component_area * lw * lw) & (
-        np.maximum(stats[:, 2], stats[:, 3]) >= cfg.min_component_height * lw
-    )
-    # (At least 2 and 6 pixels: a one-pixel gap of anti-aliasing or JPEG is always
-    # possible, whatever the line width.)
-    touch = max(2, round(cfg.touch_reach * lw))
-    comp_region = _component_regions(
-        cc, n, stats, seg.labels, big, max(6, round(cfg.label_reach * lw))
-    )
-    keep = []
-    for i in range(1, n):
-        x, y, w, h, area = stats[i]
-        if comp_region[i] == 0:
-            continue
-        if area < cfg.min_component_area * lw * lw:
-            continue
-        if max(w, h) < cfg.min_component_height * lw:
-            continue
-        keep.append(i)
-    keep = _drop_ruling_residue(keep, cc, stats, lw, cfg)
-    keep = [i for i in keep if not _border_piece(cc, i, stats[i], seg.borders, cfg, touch)]
-    if not keep:
-        return [], []
-    heights = np.array([stats[i][3] for i in keep], float)
-    # Typical writing height: the median height of the taller half of the components
-    # (underlines and dots are short).
-    hs = np.sort(heights)
-    text_h = float(np.median(hs[len(hs) // 2 :])) if len(hs) else 10.0
-    parent = {i: i for i in keep}
+    ex = _Extraction(seg, settings or MarksSettings(), bars=bars)
+    return ex.with_splits() if splits else (ex.clusters, ex.crops)
 
-    def find(a: int) -> int:
-        while parent[a] != a:
-            parent[a] = parent[parent[a]]
-            a = parent[a]
-        return a
 
-    gx, gy = cfg.group_gap_x * text_h, cfg.group_gap_y * text_h
-    stack = cfg.stack_height * text_h
-    by_region: dict[int, list[int]] = {}
-    for i in keep:
-        by_region.setdefault(int(comp_region[i]), []).append(i)
-    for comps in by_region.values():
-        # Flat strokes (underlines, bars) stacked on a taller component: joined to the
-        # one above them when there is one (an underline belongs to the number it is
-        # under; a letter written below the underline stays apart), else to those below.
-        below_of: dict[int, list[int]] = {}
-        has_above: set[int] = set()
-        for a_i, a in enumerate(comps):
-            ax, ay, aw, ah, _ = stats[a]
-            for b in comps[a_i + 1 :]:
-                bx, by, bw, bh, _ = stats[b]
-                dx = max(0, max(ax, bx) - min(ax + aw, bx + bw))
-                dy = max(0, max(ay, by) - min(ay + ah, by + bh))
-                if dx > gx or dy > gy:
-                    continue
-                stacked = min(ay + ah, by + bh) <= max(ay, by)
-                if stacked and min(ah, bh) >= stack:
-                    continue
-                if stacked and max(ah, bh) >= stack:
-                    flat, tall = (a, b) if ah < bh else (b, a)
-                    if stats[tall][1] < stats[flat][1]:
-                        has_above.add(flat)
-                    else:
-                        below_of.setdefault(flat, []).append(tall)
-                        continue
-                parent[find(a)] = find(b)
-        for flat, talls in below_of.items():
-            if flat not in has_above:
-                for t in talls:
-                    parent[find(flat)] = find(t)
-    groups: dict[int, list[int]] = {}
-    for i in keep:
-        groups.setdefault(find(i), []).append(i)
-    cut = _Cutter(seg, cc, stats, comp_region, text_h, cfg)
-    clusters: list[Cluster] = []
-    crops: list[NDArray[np.float32]] = []
-    for comps in sorted(groups.values(), key=lambda c: (stats[c[0]][1], stats[c[0]][0])):
-        cl, ink = cut(comps, faint=True)
-        if bars:
-            cl = replace(cl, bar_up=_bar_up(comps, cc, stats, seg.borders, cfg, touch))
-        clusters.append(cl)
-        crops.append(ink)
-    if splits:
-        for j, cl in enumerate(list(clusters)):
-            for left, right in _column_splits(cl.components, stats, cfg.split_max):
+class _Extraction:
+    """The clusters of a page and their crops (see :func:`extract_clusters`), with the
+    state needed to cut their trial splits later (:meth:`with_splits`)."""
+
+    def __init__(self, seg: Segmentation, cfg: MarksSettings, *, bars: bool = True) -> None:
+        self.cfg = cfg
+        self.clusters: list[Cluster] = []
+        self.crops: list[NDArray[np.float32]] = []
+        self.cut: _Cutter | None = None
+        self.stats = np.zeros((0, 5), np.int32)
+        self._find(seg, cfg, bars)
+
+    def with_splits(self) -> tuple[list[Cluster], list[NDArray[np.float32]]]:
+        """The whole clusters followed by the two parts of each of their trial splits."""
+        clusters, crops = list(self.clusters), list(self.crops)
+        if self.cut is None:
+            return clusters, crops
+        for j, cl in enumerate(self.clusters):
+            for left, right in _column_splits(cl.components, self.stats, self.cfg.split_max):
                 for side, part in enumerate((left, right)):
-                    pc, ink = cut(part)
+                    pc, ink = self.cut(part)
                     clusters.append(replace(pc, split_of=(j, side)))
                     crops.append(ink)
-    return clusters, crops
+        return clusters, crops
+
+    def _find(self, seg: Segmentation, cfg: MarksSettings, bars: bool) -> None:
+        lw = max(float(seg.line_width), 1.0)
+        writing = np.ascontiguousarray(_writing_union(seg).astype(np.uint8))
+        n, cc_, stats_, _ = cv2.connectedComponentsWithStats(writing, connectivity=8)
+        if n <= 1:
+            return
+        cc = np.asarray(cc_, np.int32)
+        stats = np.asarray(stats_, np.int32)
+        big = (stats[:, 4] >= cfg.min_component_area * lw * lw) & (
+            np.maximum(stats[:, 2], stats[:, 3]) >= cfg.min_component_height * lw
+        )
+        # (At least 2 and 6 pixels: a one-pixel gap of anti-aliasing or JPEG is always
+        # possible, whatever the line width.)
+        touch = max(2, round(cfg.touch_reach * lw))
+        comp_region = _component_regions(
+            cc, n, stats, seg.labels, big, max(6, round(cfg.label_reach * lw))
+        )
+        keep = []
+        for i in range(1, n):
+            x, y, w, h, area = stats[i]
+            if comp_region[i] == 0:
+                continue
+            if area < cfg.min_component_area * lw * lw:
+                continue
+            if max(w, h) < cfg.min_component_height * lw:
+                continue
+            keep.append(i)
+        keep = _drop_ruling_residue(keep, cc, stats, lw, cfg)
+        keep = [i for i in keep if not _border_piece(cc, i, stats[i], seg.borders, cfg, touch)]
+        if not keep:
+            return
+        heights = np.array([stats[i][3] for i in keep], float)
+        # Typical writing height: the median height of the taller half of the components
+        # (underlines and dots are short).
+        hs = np.sort(heights)
+        text_h = float(np.median(hs[len(hs) // 2 :])) if len(hs) else 10.0
+        parent = {i: i for i in keep}
+
+        def find(a: int) -> int:
+            while parent[a] != a:
+                parent[a] = parent[parent[a]]
+                a = parent[a]
+            return a
+
+        gx, gy = cfg.group_gap_x * text_h, cfg.group_gap_y * text_h
+        stack = cfg.stack_height * text_h
+        by_region: dict[int, list[int]] = {}
+        for i in keep:
+            by_region.setdefault(int(comp_region[i]), []).append(i)
+        for comps in by_region.values():
+            # Flat strokes (underlines, bars) stacked on a taller component: joined to the
+            # one above them when there is one (an underline belongs to the number it is
+            # under; a letter written below the underline stays apart), else to those below.
+            below_of: dict[int, list[int]] = {}
+            has_above: set[int] = set()
+            for a_i, a in enumerate(comps):
+                ax, ay, aw, ah, _ = stats[a]
+                for b in comps[a_i + 1 :]:
+                    bx, by, bw, bh, _ = stats[b]
+                    dx = max(0, max(ax, bx) - min(ax + aw, bx + bw))
+                    dy = max(0, max(ay, by) - min(ay + ah, by + bh))
+                    if dx > gx or dy > gy:
+                        continue
+                    stacked = min(ay + ah, by + bh) <= max(ay, by)
+                    if stacked and min(ah, bh) >= stack:
+                        continue
+                    if stacked and max(ah, bh) >= stack:
+                        flat, tall = (a, b) if ah < bh else (b, a)
+                        if stats[tall][1] < stats[flat][1]:
+                            has_above.add(flat)
+                        else:
+                            below_of.setdefault(flat, []).append(tall)
+                            continue
+                    parent[find(a)] = find(b)
+            for flat, talls in below_of.items():
+                if flat not in has_above:
+                    for t in talls:
+                        parent[find(flat)] = find(t)
+        groups: dict[int, list[int]] = {}
+        for i in keep:
+            groups.setdefault(find(i), []).append(i)
+        cut = _Cutter(seg, cc, stats, comp_region, text_h, cfg)
+        self.cut, self.stats = cut, stats
+        for comps in sorted(groups.values(), key=lambda c: (stats[c[0]][1], stats[c[0]][0])):
+            cl, ink = cut(comps, faint=True)
+            if bars:
+                cl = replace(cl, bar_up=_bar_up(comps, cc, stats, seg.borders, cfg, touch))
+            self.clusters.append(cl)
+            self.crops.append(ink)
 
 
 def _bar_up(
@@ -601,6 +626,11 @@ def _border_piece(
     x, y, w, h, _ = stat
     if max(w, h) < 3 * min(w, h) and max(w, h) < 3:
         return False
+    hh, ww = borders.shape
+    r = touch
+    x0, y0, x1, y1 = max(0, x - r), max(0, y - r), min(ww, x + w + r), min(hh, y + h + r)
+    if not borders[y0:y1, x0:x1].any():
+        return False  # (no border within reach: most writing)
     ys, xs = np.nonzero(cc[y : y + h, x : x + w] == c)
     if ys.size < 5:
         return False
@@ -616,9 +646,6 @@ def _border_piece(
         return False
     # Along a border over much of its length (a "1" written against a border touches
     # it at one end).
-    hh, ww = borders.shape
-    r = touch
-    x0, y0, x1, y1 = max(0, x - r), max(0, y - r), min(ww, x + w + r), min(hh, y + h + r)
     kernel = np.ones((2 * r + 1,) * 2, np.uint8)
     near = cv2.dilate(borders[y0:y1, x0:x1].astype(np.uint8), kernel) > 0
     along = near[ys + y - y0, xs + x - x0].mean()
@@ -678,7 +705,11 @@ class _Cutter:
         bx0, by0 = max(0, x0 - pad - k - reach), max(0, y0 - pad - k)
         bx1, by1 = min(ww, x1 + pad + k + reach), min(hh, y1 + pad + k + down)
         win = np.s_[by0:by1, bx0:bx1]
-        mask = cv2.dilate(np.isin(self.cc[win], comps).astype(np.uint8), self.grow) > 0
+        # (A lookup table of the components: np.isin sorts the whole window.)
+        lut = np.zeros(len(stats), bool)
+        lut[list(comps)] = True
+        own = lut[self.cc[win]]
+        mask = cv2.dilate(own.astype(np.uint8), self.grow) > 0
         gray = self.seg.gray[win].astype(np.float32)
         paper = cv2.dilate(gray, np.ones((k, k), np.uint8))
         dark = np.clip(paper - gray, 0, None)
@@ -691,8 +722,13 @@ class _Cutter:
         anchor = x1 - x0 >= 2 * self.lw and y1 - y0 >= self.cfg.faint_min_height * self.text_h
         if faint and anchor and top > 0:
             box = (x0 - bx0, y0 - by0, x1 - bx0, y1 - by0)
-            found = self._faint(dark, top, win, region, box)
-            under = self._faint_underline(dark, top, win, region, box, comps)
+            light = self._light_ink(dark, top, win, region)
+            # (Both searches need the borders' blurred edges, most of them not at all.)
+            near_border = functools.cache(
+                lambda: cv2.dilate(self.seg.borders[win].astype(np.uint8), self.near_border) > 0
+            )
+            found = self._faint(light, win, box, near_border)
+            under = self._faint_underline(light, win, box, own, near_border)
             if under is not None:
                 added = True
                 mask |= under[0]
@@ -716,43 +752,40 @@ class _Cutter:
         return cl, ink
 
     def _light_ink(
-        self,
-        dark: NDArray[np.float32],
-        top: float,
-        win: tuple[slice, slice],
-        region: int,
-        own: NDArray[np.bool_] | None = None,
+        self, dark: NDArray[np.float32], top: float, win: tuple[slice, slice], region: int
     ) -> NDArray[np.bool_]:
         """Ink at least ``faint_level`` as dark as the cluster's strokes, in ``region``,
-        off the borders and off the ink mask (except the cluster's own pixels ``own``)."""
-        sub = self.cc[win]
-        free = sub == 0 if own is None else (sub == 0) | own
-        low = (dark >= self.cfg.faint_level * top) & free & ~self.seg.borders[win]
+        off the borders (the ink mask is taken off by the searches: each keeps the
+        cluster's own pixels or not)."""
+        low = (dark >= self.cfg.faint_level * top) & ~self.seg.borders[win]
         low &= self.seg.labels[win] == region
         return low
 
     def _light_pieces(
-        self, low: NDArray[np.bool_], win: tuple[slice, slice], own: NDArray[np.bool_] | None = None
+        self,
+        low: NDArray[np.bool_],
+        win: tuple[slice, slice],
+        near_border: Callable[[], NDArray[np.bool_]],
+        own: NDArray[np.bool_] | None = None,
     ) -> tuple[int, NDArray[np.int32], NDArray[np.int32], NDArray[np.float64]]:
-        """Connected pieces of ``low`` away from other ink (all but ``own``) and further
-        from borders (their blurred edges)."""
+        """Connected pieces of ``low`` away from other ink (all but ``own``) and from
+        ``near_border`` (the borders' blurred edges)."""
         others = self.cc[win] > 0
         if own is not None:
             others &= ~own
         taken = cv2.dilate(others.astype(np.uint8), self.grow) > 0
-        taken |= cv2.dilate(self.seg.borders[win].astype(np.uint8), self.near_border) > 0
-        low &= ~taken
+        taken |= near_border()
+        low = low & ~others & ~taken
         n, lcc, lst, cen = cv2.connectedComponentsWithStats(low.astype(np.uint8), connectivity=8)
         return n, lcc, lst, cen
 
     def _faint_underline(
         self,
-        dark: NDArray[np.float32],
-        top: float,
+        light: NDArray[np.bool_],
         win: tuple[slice, slice],
-        region: int,
         box: tuple[int, int, int, int],
-        comps: list[int],
+        own: NDArray[np.bool_],
+        near_border: Callable[[], NDArray[np.bool_]],
     ) -> tuple[NDArray[np.bool_], tuple[int, int, int, int]] | None:
         """An underline too light or thin for the ink mask below a cluster.
 
@@ -764,12 +797,11 @@ class _Cutter:
         cfg, th = self.cfg, self.text_h
         x0, y0, x1, y1 = box
         cw = x1 - x0
-        own = np.isin(self.cc[win], comps)
-        low = self._light_ink(dark, top, win, region, own)
+        low = light & ((self.cc[win] == 0) | own)
         low[: (y0 + y1) // 2] = False
         if np.count_nonzero(low[y1:]) < self.min_area:
             return None
-        n, lcc, lst, _ = self._light_pieces(low, win, own)
+        n, lcc, lst, _ = self._light_pieces(low, win, near_border, own)
         width = low.shape[1]
         best, best_w = 0, 0
         for i in range(1, n):
@@ -796,11 +828,10 @@ class _Cutter:
 
     def _faint(
         self,
-        dark: NDArray[np.float32],
-        top: float,
+        light: NDArray[np.bool_],
         win: tuple[slice, slice],
-        region: int,
         box: tuple[int, int, int, int],
+        near_border: Callable[[], NDArray[np.bool_]],
     ) -> tuple[NDArray[np.bool_], tuple[int, int, int, int]] | None:
         """Writing too light for the ink mask beside a cluster (a digit written lighter).
 
@@ -810,10 +841,10 @@ class _Cutter:
         coordinates), or None.
         """
         cfg, th = self.cfg, self.text_h
-        low = self._light_ink(dark, top, win, region)
+        low = light & (self.cc[win] == 0)
         if np.count_nonzero(low) < self.min_area:
             return None  # (most clusters: no light ink around them at all)
-        n, lcc, lst, _ = self._light_pieces(low, win)
+        n, lcc, lst, _ = self._light_pieces(low, win, near_border)
         x0, y0, x1, y1 = box
         hits = []
         for i in range(1, n):
@@ -871,6 +902,11 @@ def _column_splits(
     return out
 
 
+#: Largest (components x labels) table of pixel counts built densely (32 MB of int64);
+#: beyond it the counts are sorted out sparsely.
+_DENSE_COUNTS = 4_000_000
+
+
 def _component_regions(
     cc: NDArray[np.int32],
     n: int,
@@ -891,10 +927,16 @@ def _component_regions(
     if np.any(sel):
         base = int(flat_lab.max()) + 1
         pairs = flat_cc[sel].astype(np.int64) * base + flat_lab[sel]
-        uniq, counts = np.unique(pairs, return_counts=True)
-        # Sorted by count, the last pair of each component is its majority label.
-        order = np.argsort(counts, kind="stable")
-        comp_region[uniq[order] // base] = uniq[order] % base
+        if n * base <= _DENSE_COUNTS:
+            counts = np.bincount(pairs, minlength=n * base).reshape(n, base)
+            # The majority label of each component (of equal counts, the highest label).
+            top = base - 1 - np.argmax(counts[:, ::-1], axis=1)
+            comp_region = np.where(counts.max(axis=1) > 0, top, 0).astype(np.int32)
+        else:
+            uniq, count = np.unique(pairs, return_counts=True)
+            # Sorted by count, the last pair of each component is its majority label.
+            order = np.argsort(count, kind="stable")
+            comp_region[uniq[order] // base] = uniq[order] % base
     hh, ww = labels.shape
     for i in np.nonzero((comp_region == 0) & wanted)[0]:
         if i == 0:
