@@ -372,6 +372,9 @@ def read_page(
         raise ValueError(f"unknown OCR backend {backend!r} (expected 'cnn' or 'tesseract')")
     cfg = _settings(settings)
     turn = 0.0
+    # The network's outputs for the voters read unturned (the same crops as the reading
+    # of an upright page).
+    upright: dict[int, tuple[NDArray[np.float32], float, float]] = {}
     # The splits are cut once the orientation is known: a turned page is cut again.
     first = _Extraction(seg, cfg)
     clusters, crops = first.clusters, first.crops
@@ -387,7 +390,12 @@ def read_page(
             vote_cfg = replace(cfg, orientation_letter_penalty=0.0)
         if angle is None:
             turn = writing_orientation(
-                whole, net, rectified=is_rectified(seg), settings=vote_cfg, bars=bars
+                whole,
+                net,
+                rectified=is_rectified(seg),
+                settings=vote_cfg,
+                bars=bars,
+                upright=upright,
             )
         else:
             turn = angle
@@ -398,7 +406,9 @@ def read_page(
             clusters, crops = extract_clusters(turned, cfg, splits=True, bars=False)
     if not turn:
         clusters, crops = first.with_splits()
-    readings = read_clusters(crops, clusters, backend=backend, settings=cfg, net=net)
+    else:
+        upright = {}
+    readings = read_clusters(crops, clusters, backend=backend, settings=cfg, net=net, known=upright)
     readings = resolve_splits(readings, cfg)
     by_region: dict[int, list[ClusterReading]] = {}
     for r in readings:
@@ -1110,11 +1120,15 @@ def writing_orientation(
     rectified: bool,
     settings: MarksSettings | None = None,
     bars: list[float] | None = None,
+    upright: dict[int, tuple[NDArray[np.float32], float, float]] | None = None,
 ) -> float:
     """The rotation (degrees, counter-clockwise) that makes the page's writing upright.
 
     ``bars``: the rotations that turn each underline found by the cluster grouping
     below its number (``Cluster.bar_up``); they add to the network's vote.
+    ``upright``: when given, filled with the network's output (log probabilities,
+    underlined, crossed) for each voter read unturned, by ``id`` of its crop: the
+    reading of an upright page need not run them again (:func:`read_clusters`).
 
     Everything written on one sheet shares its orientation, but the sheet may lie any
     way round in the photo (and a rectified sheet may be turned by a multiple of 90
@@ -1132,7 +1146,7 @@ def writing_orientation(
     voters = [crops[i] for i in ok[: cfg.orientation_clusters]] or crops[: cfg.orientation_clusters]
     prior = cfg.orientation_prior
     scorer = _AngleScorer(
-        voters, net, bars or [], cfg.bar_vote, cfg.bar_vote_width, cfg.orientation_floor
+        voters, net, bars or [], cfg.bar_vote, cfg.bar_vote_width, cfg.orientation_floor, upright
     )
     penalty = cfg.orientation_letter_penalty
     # Any angle is possible on a page that was not rectified, quarter turns on one that
@@ -1179,9 +1193,11 @@ class _AngleScorer:
         bar_vote: float,
         bar_width: float,
         floor: float = -np.inf,
+        upright: dict[int, tuple[NDArray[np.float32], float, float]] | None = None,
     ) -> None:
         self.voters = voters
         self.net = net
+        self.upright = upright
         self.bars = np.asarray(bars, float)
         self.bar_vote = bar_vote
         self.bar_width = bar_width
@@ -1203,6 +1219,11 @@ class _AngleScorer:
         if todo:
             x = np.stack([digits.to_input(rotate_ink(self.voters[v], a)) for a, v in todo])
             out = self.net.run(x)
+            if self.upright is not None:
+                for i, (a, v) in enumerate(todo):
+                    if a == 0:
+                        row = (out.logprobs[i], float(out.underlined[i]), float(out.crossed[i]))
+                        self.upright[id(self.voters[v])] = row
             ll = digits.ctc_log_likelihood(out.logprobs, self.vocab)
             num = ll[:, : digits.MAX_ARMIES].max(axis=1)
             let = ll[:, digits.MAX_ARMIES :].max(axis=1)
@@ -1264,13 +1285,35 @@ def read_clusters(
     backend: str = "cnn",
     settings: MarksSettings | None = None,
     net: digits.MarkNet | None = None,
+    known: dict[int, tuple[NDArray[np.float32], float, float]] | None = None,
 ) -> list[ClusterReading]:
-    """Read a batch of cluster crops (ink darkness images) in one network call."""
+    """Read a batch of cluster crops (ink darkness images) in one network call.
+
+    ``known``: network outputs already computed for some of the crops, by ``id`` of the
+    crop (see :func:`writing_orientation`); the others are run.
+    """
     cfg = settings or MarksSettings()
     if not crops:
         return []
-    x = np.stack([digits.to_input(c) for c in crops])
-    out = (net or digits.load_net()).run(x)
+    known = known or {}
+    todo = [i for i, c in enumerate(crops) if id(c) not in known]
+    if len(todo) == len(crops):
+        out = (net or digits.load_net()).run(np.stack([digits.to_input(c) for c in crops]))
+    else:
+        ran = (net or digits.load_net()).run(
+            np.stack([digits.to_input(crops[i]) for i in todo])
+            if todo
+            else np.zeros((0, digits.INPUT_H, digits.INPUT_W), np.float32)
+        )
+        rows = [known.get(id(c)) for c in crops]
+        for j, i in enumerate(todo):
+            rows[i] = (ran.logprobs[j], float(ran.underlined[j]), float(ran.crossed[j]))
+        done = [r for r in rows if r is not None]
+        out = digits.NetOutput(
+            np.stack([r[0] for r in done]).astype(np.float32),
+            np.array([r[1] for r in done], np.float32),
+            np.array([r[2] for r in done], np.float32),
+        )
     texts, probs, alts = _readings(out.logprobs, pairs=cfg.pair_vocabulary)
     if backend == "tesseract":
         from aggression_vision.vision import ocr
