@@ -203,6 +203,13 @@ class MarksSettings:
     residue_max_size : float
         ... when neither side of its box is longer than this many line widths (a
         crossing, not a character).
+    map_margin : float
+        The writing is looked for in the map's bounding box (the pixels some country
+        claims) grown by this many line widths, not in the whole photo: writing no country
+        claims is left out anyway (beyond ``label_reach``), and the cluster windows'
+        paper estimate reaches far less than this beyond a country. On the synthetic
+        photos the box is about half of the image: half the pixels to label, turn and
+        scan.
     """
 
     min_component_area: float = 1.5
@@ -251,6 +258,7 @@ class MarksSettings:
     residue_bar_length: float = 0.5
     residue_coverage: float = 0.85
     residue_max_size: float = 5.0
+    map_margin: float = 20.0
 
 
 @dataclass(frozen=True)
@@ -342,8 +350,9 @@ class PageReading:
     angle : float
         The writing's rotation (degrees, counter-clockwise) the clusters were cut in.
     clusters, crops : lists
-        Whole clusters and trial-split parts as :func:`extract_clusters` returns them,
-        in the turned frame.
+        Whole clusters and trial-split parts as :func:`extract_clusters` returns them:
+        boxes in the page's frame when the page was not turned, else in the frame of
+        the map's window (see ``MarksSettings.map_margin``) turned by ``angle``.
     readings : list of ClusterReading
         After :func:`resolve_splits`.
     """
@@ -376,6 +385,8 @@ def read_page(
     # of an upright page).
     upright: dict[int, tuple[NDArray[np.float32], float, float]] = {}
     # The splits are cut once the orientation is known: a turned page is cut again.
+    seg_full = seg
+    seg, (ox, oy) = _map_window(seg, cfg.map_margin)
     first = _Extraction(seg, cfg)
     clusters, crops = first.clusters, first.crops
     net = digits.load_net() if crops else None
@@ -392,7 +403,7 @@ def read_page(
             turn = writing_orientation(
                 whole,
                 net,
-                rectified=is_rectified(seg),
+                rectified=is_rectified(seg_full),
                 settings=vote_cfg,
                 bars=bars,
                 upright=upright,
@@ -402,10 +413,15 @@ def read_page(
         if turn:
             # Group the writing again in the writing's own frame: which strokes are side
             # by side and which are stacked depends on which way is up.
-            turned = rotate_segmentation(seg, turn)
+            turned = _rotate_window(seg, (ox, oy), seg_full.gray.shape, turn)
             clusters, crops = extract_clusters(turned, cfg, splits=True, bars=False)
     if not turn:
         clusters, crops = first.with_splits()
+        # (Boxes back in the page's frame.)
+        clusters = [
+            replace(c, bbox=(c.bbox[0] + ox, c.bbox[1] + oy, c.bbox[2] + ox, c.bbox[3] + oy))
+            for c in clusters
+        ]
     else:
         upright = {}
     readings = read_clusters(crops, clusters, backend=backend, settings=cfg, net=net, known=upright)
@@ -414,12 +430,43 @@ def read_page(
     for r in readings:
         by_region.setdefault(r.cluster.region, []).append(r)
     with_letter = sum(any(r.letter for r in rs) for rs in by_region.values())
-    labelled = with_letter >= cfg.labelled_fraction * max(1, len(seg.regions))
+    labelled = with_letter >= cfg.labelled_fraction * max(1, len(seg_full.regions))
     marks = {
         reg.index: combine(by_region.get(reg.index, []), cfg, labelled=labelled)
-        for reg in seg.regions
+        for reg in seg_full.regions
     }
     return PageReading(marks, float(turn), clusters, crops, readings)
+
+
+def _map_window(seg: Segmentation, margin: float) -> tuple[Segmentation, tuple[int, int]]:
+    """The arrays of ``seg`` inside the map's bounding box grown by ``margin`` line
+    widths (see ``MarksSettings.map_margin``), and the box's top-left corner."""
+    rows = np.flatnonzero(seg.labels.any(axis=1))
+    if rows.size == 0:
+        return seg, (0, 0)
+    cols = np.flatnonzero(seg.labels.any(axis=0))
+    m = int(round(margin * max(float(seg.line_width), 1.0)))
+    hh, ww = seg.labels.shape
+    y0, y1 = max(0, int(rows[0]) - m), min(hh, int(rows[-1]) + 1 + m)
+    x0, x1 = max(0, int(cols[0]) - m), min(ww, int(cols[-1]) + 1 + m)
+    # Even distances to the image's edges: OpenCV labels connected components in 2x2
+    # blocks, and the order of the labels (which the grouping follows) stays the same
+    # when the blocks do, in the page's frame and turned.
+    y0, x0 = y0 - y0 % 2, x0 - x0 % 2
+    y1, x1 = y1 + (hh - y1) % 2, x1 + (ww - x1) % 2
+    if (y0, y1, x0, x1) == (0, hh, 0, ww):
+        return seg, (0, 0)
+    box = np.s_[y0:y1, x0:x1]
+    window = replace(
+        seg,
+        gray=seg.gray[box],
+        ink=seg.ink[box],
+        borders=seg.borders[box],
+        writing=seg.writing[box],
+        labels=seg.labels[box],
+        timings={},
+    )
+    return window, (x0, y0)
 
 
 def _settings(settings: object) -> MarksSettings:
@@ -1066,10 +1113,44 @@ def rotate_segmentation(seg: Segmentation, angle: float) -> Segmentation:
     Cluster boxes come out in the turned frame; regions, adjacency and the homography
     are those of ``seg``.
     """
-    m, (nw, nh) = turn_matrix(seg.gray.shape, angle)
+    m, size = turn_matrix(seg.gray.shape, angle)
+    return _warp_segmentation(seg, m, size)
+
+
+def _rotate_window(
+    window: Segmentation, origin: tuple[int, int], shape: tuple[int, ...], angle: float
+) -> Segmentation:
+    """:func:`rotate_segmentation` of the page of ``shape`` cut to ``window``.
+
+    ``window`` holds the page's arrays from ``origin`` (x, y) on (see :func:`_map_window`).
+    The pixels come out as those of the whole page turned (the same sampling), on the
+    canvas of the window's turned box, whose corner is at even coordinates of the whole
+    turned page (see :func:`_map_window` on the labelling order).
+    """
+    m, (nw, nh) = turn_matrix(shape, angle)
+    rot, t = m[:, :2], m[:, 2]
+    hh, ww = window.gray.shape
+    ox, oy = origin
+    corners = np.array([[ox, oy], [ox + ww, oy], [ox, oy + hh], [ox + ww, oy + hh]], float)
+    q = corners @ rot.T + t
+    dx, dy = (max(0, int(np.floor(v)) - 1) for v in q.min(axis=0))
+    dx, dy = dx - dx % 2, dy - dy % 2
+    ex = min(nw, int(np.ceil(q[:, 0].max())) + 2)
+    ey = min(nh, int(np.ceil(q[:, 1].max())) + 2)
+    mw = m.copy()
+    mw[:, 2] = rot @ np.array([ox, oy], float) + t - np.array([dx, dy], float)
+    return _warp_segmentation(window, mw, (ex - dx, ey - dy))
+
+
+def _warp_segmentation(
+    seg: Segmentation, m: NDArray[np.float64], size: tuple[int, int]
+) -> Segmentation:
+    """The arrays of ``seg`` warped by the affine map ``m`` onto a canvas of ``size``."""
 
     def turn(a: NDArray[Any], border: float, interp: int = cv2.INTER_NEAREST) -> NDArray[Any]:
-        return cv2.warpAffine(a, m, (nw, nh), flags=interp, borderValue=border)
+        # (A window of a larger image is not contiguous.)
+        a = np.ascontiguousarray(a)
+        return cv2.warpAffine(a, m, size, flags=interp, borderValue=border)
 
     writing = turn(_writing_union(seg).astype(np.uint8), 0) > 0
     if int(seg.labels.max(initial=0)) < 65536:
