@@ -502,6 +502,22 @@ def extract_clusters(
     return ex.with_splits() if splits else (ex.clusters, ex.crops)
 
 
+def _components(
+    mask: NDArray[np.uint8],
+) -> tuple[int, NDArray[np.int32], NDArray[np.int32], NDArray[np.float64]]:
+    """``cv2.connectedComponentsWithStats`` (8-connected) with int32 labels.
+
+    OpenCV's statistics pass is several times faster with 16-bit labels (4 ms against
+    1.2 ms on a map's window): they are used whenever the mask has fewer ink pixels
+    than 16 bits can count (then fewer components too); the labels are the same.
+    """
+    if np.count_nonzero(mask) < 65535:
+        n, cc, stats, cen = cv2.connectedComponentsWithStats(mask, connectivity=8, ltype=cv2.CV_16U)
+        return n, cc.astype(np.int32), np.asarray(stats, np.int32), cen
+    n, cc, stats, cen = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    return n, np.asarray(cc, np.int32), np.asarray(stats, np.int32), cen
+
+
 class _Extraction:
     """The clusters of a page and their crops (see :func:`extract_clusters`), with the
     state needed to cut their trial splits later (:meth:`with_splits`)."""
@@ -530,7 +546,7 @@ class _Extraction:
     def _find(self, seg: Segmentation, cfg: MarksSettings, bars: bool) -> None:
         lw = max(float(seg.line_width), 1.0)
         writing = np.ascontiguousarray(_writing_union(seg).astype(np.uint8))
-        n, cc_, stats_, _ = cv2.connectedComponentsWithStats(writing, connectivity=8)
+        n, cc_, stats_, _ = _components(writing)
         if n <= 1:
             return
         cc = np.asarray(cc_, np.int32)
@@ -833,7 +849,7 @@ class _Cutter:
         taken = cv2.dilate(others.astype(np.uint8), self.grow) > 0
         taken |= near_border()
         low = low & ~others & ~taken
-        n, lcc, lst, cen = cv2.connectedComponentsWithStats(low.astype(np.uint8), connectivity=8)
+        n, lcc, lst, cen = _components(low.astype(np.uint8))
         return n, lcc, lst, cen
 
     def _faint_underline(
