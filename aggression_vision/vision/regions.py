@@ -615,6 +615,65 @@ def _countries(
     return _Found(count, pockets, stats, labels, barrier, sea_mask, ids, order, centroids, area)
 
 
+def swallowed_countries(
+    raw_borders: NDArray[np.bool_],
+    countries: NDArray[np.int32],
+    sea: NDArray[np.bool_],
+    *,
+    min_inradius: float,
+    min_area: float,
+) -> NDArray[np.bool_]:
+    """Paper areas that held a country before gap closing and hold none after.
+
+    Gap closing fills the narrow spaces between the strokes of a big digit and
+    the border it touches; a country packed with such writing breaks into
+    pockets too small to be countries, and is lost (its neighbours then take
+    its borders for writing). A paper area of the borders before closing that
+    holds a disc of ``min_inradius`` and ``min_area`` pixels but no country
+    after closing, and is not sea, is such a country: closing is undone there.
+
+    Parameters
+    ----------
+    raw_borders : (H, W) bool
+        The border network before gap closing.
+    countries : (H, W) int32
+        Countries found after closing (0 elsewhere).
+    sea : (H, W) bool
+        Paper found to be sea after closing.
+    min_inradius : float
+        Pixels.
+    min_area : float
+        Square pixels.
+
+    Returns
+    -------
+    (H, W) bool, the paper of the swallowed countries (before closing).
+    """
+    free = (~raw_borders).astype(np.uint8)
+    h, w = free.shape
+    none = np.zeros((h, w), dtype=bool)
+    dist = cv2.distanceTransform(free, cv2.DIST_L2, 5)
+    found = (countries > 0) | sea
+    # Most photos have no room for a country outside those found: stop early.
+    seeds = (dist >= min_inradius) & ~found
+    if not seeds.any():
+        return none
+    count, pockets = cv2.connectedComponents(free, connectivity=8)
+    big = np.zeros(count, dtype=bool)
+    big[np.unique(pockets[seeds])] = True
+    big &= np.bincount(pockets.ravel(), minlength=count) >= min_area
+    # Sea: within a pixel of the image's edge, as in _countries.
+    frame = np.concatenate([pockets[:2].ravel(), pockets[-2:].ravel()])
+    big[frame] = False
+    big[np.concatenate([pockets[:, :2].ravel(), pockets[:, -2:].ravel()])] = False
+    big[0] = False
+    if not big.any():
+        return none
+    # bincount rather than unique: no sort of a million labels.
+    big &= np.bincount(pockets[found], minlength=count) == 0
+    return big[pockets]
+
+
 def _drop_small_bridged(
     borders: NDArray[np.bool_],
     bridged: NDArray[np.bool_],
@@ -723,6 +782,7 @@ def segment(
         )
         borders &= ~curled
         writing |= curled
+    raw_borders = borders
     closed = close_gaps(borders, gap=settings.gap_close * lw)
     borders, more_writing = split_writing(closed, line_width=lw, settings=settings)
     writing |= more_writing & mask
@@ -734,6 +794,22 @@ def segment(
     loose = _countries(
         borders, line_width=lw, settings=settings, min_inradius=settings.stub_country_inradius
     )
+    if settings.swallowed_min_area > 0:
+        swallowed = swallowed_countries(
+            raw_borders,
+            loose.labels,
+            loose.sea,
+            min_inradius=settings.stub_country_inradius * lw,
+            min_area=settings.swallowed_min_area * lw * lw,
+        )
+        if swallowed.any():
+            borders &= ~swallowed
+            loose = _countries(
+                borders,
+                line_width=lw,
+                settings=settings,
+                min_inradius=settings.stub_country_inradius,
+            )
     full = grow_labels(loose.labels, reach=float(h + w), barrier=loose.barrier)
     edge = np.zeros((h, w), dtype=bool)
     edge[:, 1:] |= full[:, 1:] != full[:, :-1]

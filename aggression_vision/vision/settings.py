@@ -200,6 +200,13 @@ class ReaderSettings:
         Border ink farther than this many line widths from every boundary
         between countries sticks out into a country: it is writing touching
         a border.
+    swallowed_min_area : float
+        A paper area that holds a country (a disc of ``stub_country_inradius``
+        and this many squared line widths) before gap closing and none after
+        keeps its borders unclosed: closing filled the spaces between a big
+        digit and the border it touches. Twice ``country_min_area``: pockets
+        between the letters of a word welded to a box reach that minimum,
+        a country emptied by a big digit is bigger. 0 turns it off.
     curl_min_length : float
         A loose-ended branch of the (not yet gap-closed) border network,
         shorter than ``writing_max_extent`` and at least this many line widths
@@ -278,6 +285,7 @@ class ReaderSettings:
     corner_contact_ratio: float = 0.6
     stub_country_inradius: float = 2.0
     protrusion_distance: float = 2.0
+    swallowed_min_area: float = 80.0
     curl_min_length: float = 4.0
     curl_ratio: float = 2.5
     curl_keep: float = 2.0

@@ -19,6 +19,7 @@ from aggression_vision.vision.regions import (
     close_gaps,
     curled_branches,
     segment,
+    swallowed_countries,
     thin,
 )
 from aggression_vision.vision.settings import ReaderSettings
@@ -338,3 +339,23 @@ def test_a_frame_around_countries_is_sea() -> None:
     assert len(seg.regions) == 3
     seg = segment(img, settings=ReaderSettings(frame_min_enclosed=100))
     assert len(seg.regions) == 4
+
+
+def test_a_country_swallowed_by_gap_closing_is_found_again() -> None:
+    # Two boxes before closing; in the closed borders the right one kept a
+    # country and the left one was filled but for pockets (a big digit).
+    raw = np.zeros((100, 200), dtype=bool)
+    raw[10, 10:190] = raw[90, 10:190] = True
+    raw[10:91, 10] = raw[10:91, 100] = raw[10:91, 190] = True
+    countries = np.zeros(raw.shape, dtype=np.int32)
+    countries[20:80, 110:180] = 1
+    sea = np.zeros(raw.shape, dtype=bool)
+    sea[:5] = True
+    out = swallowed_countries(raw, countries, sea, min_inradius=20.0, min_area=2000.0)
+    assert out[50, 50] and out[15, 15]  # the left box's paper
+    assert not out[50, 150] and not out[2, 50] and not raw[out].any()
+    # Too small an area, no room for the disc, or a country inside: nothing.
+    assert not swallowed_countries(raw, countries, sea, min_inradius=20.0, min_area=9000.0).any()
+    assert not swallowed_countries(raw, countries, sea, min_inradius=45.0, min_area=2000.0).any()
+    countries[40:60, 40:60] = 2
+    assert not swallowed_countries(raw, countries, sea, min_inradius=20.0, min_area=2000.0).any()
