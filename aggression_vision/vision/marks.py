@@ -149,6 +149,10 @@ class MarksSettings:
         A page whose countries have a letter reading in at least this fraction of them
         is lettered; there a country with two number readings and no letter takes the
         reading with the most posterior mass on letters as its letter.
+    number_from_letter : float
+        On a page that is not lettered, a country whose writing reads only as letters
+        takes the likeliest number of the reading with the most posterior mass on
+        numbers, when that mass is at least this (1 or more: never).
     underline_gap : float
         A flat cluster apart from the number is its underline when it lies below the
         number's middle, at most this many writing heights below its box, under at
@@ -170,8 +174,13 @@ class MarksSettings:
     border_piece_flat : float
         ... unless within this many degrees of horizontal (an underline) ...
     border_piece_contact : float
-        ... and when at least this fraction of its pixels lie within 2 pixels of the
-        border (it runs along it).
+        ... and when at least this fraction of its pixels lie within
+        ``border_piece_reach`` of the border (it runs along it).
+    border_piece_reach : float
+        Line widths (at least 2 pixels) within which a pixel of such a bar lies on the
+        border, when the clusters are cut for reading ...
+    border_piece_vote_reach : float
+        ... and when they are cut for the orientation vote.
     bar_vote : float
         Underlines vote on the writing's orientation too: a trial rotation gains this
         many nats (on the voters' mean log-likelihood) times the fraction of underlines
@@ -241,6 +250,7 @@ class MarksSettings:
     split_not_letters: str = "IO"
     number_min_height: float = 0.6
     labelled_fraction: float = 0.3
+    number_from_letter: float = 0.3
     underline_gap: float = 0.8
     underline_max_width: float = 2.0
     underline_min_width: float = 0.4
@@ -248,6 +258,8 @@ class MarksSettings:
     border_piece_elongation: float = 4.0
     border_piece_flat: float = 30.0
     border_piece_contact: float = 0.5
+    border_piece_reach: float = 0.45
+    border_piece_vote_reach: float = 0.45
     bar_vote: float = 1.0
     bar_vote_width: float = 15.0
     faint_reach: float = 1.0
@@ -296,6 +308,9 @@ class ClusterReading:
     #: Fraction of the crop's ink pixels that are mid-tones (see
     #: ``MarksSettings.soft_fraction``): how blurred or faint the writing is.
     softness: float = 0.0
+    #: The likeliest number, and the posterior mass of all numbers.
+    alt_number: str = ""
+    number_mass: float = 0.0
 
     @property
     def number(self) -> int | None:
@@ -387,7 +402,7 @@ def read_page(
     # The splits are cut once the orientation is known: a turned page is cut again.
     seg_full = seg
     seg, (ox, oy) = _map_window(seg, cfg.map_margin)
-    first = _Extraction(seg, cfg)
+    first = _Extraction(seg, cfg, vote=True)
     clusters, crops = first.clusters, first.crops
     net = digits.load_net() if crops else None
     if net is not None:
@@ -415,7 +430,14 @@ def read_page(
             # by side and which are stacked depends on which way is up.
             turned = _rotate_window(seg, (ox, oy), seg_full.gray.shape, turn)
             clusters, crops = extract_clusters(turned, cfg, splits=True, bars=False)
-    if not turn:
+    if not turn and not first.same_for_reading:
+        clusters, crops = extract_clusters(seg, cfg, splits=True, bars=False)
+        clusters = [
+            replace(c, bbox=(c.bbox[0] + ox, c.bbox[1] + oy, c.bbox[2] + ox, c.bbox[3] + oy))
+            for c in clusters
+        ]
+        upright = {}
+    elif not turn:
         clusters, crops = first.with_splits()
         # (Boxes back in the page's frame.)
         clusters = [
@@ -522,13 +544,18 @@ class _Extraction:
     """The clusters of a page and their crops (see :func:`extract_clusters`), with the
     state needed to cut their trial splits later (:meth:`with_splits`)."""
 
-    def __init__(self, seg: Segmentation, cfg: MarksSettings, *, bars: bool = True) -> None:
+    def __init__(
+        self, seg: Segmentation, cfg: MarksSettings, *, bars: bool = True, vote: bool = False
+    ) -> None:
+        """``vote``: cut for the orientation vote (``border_piece_vote_reach``); then
+        ``same_for_reading`` says whether the reading's reach leaves the same pieces."""
         self.cfg = cfg
+        self.same_for_reading = True
         self.clusters: list[Cluster] = []
         self.crops: list[NDArray[np.float32]] = []
         self.cut: _Cutter | None = None
         self.stats = np.zeros((0, 5), np.int32)
-        self._find(seg, cfg, bars)
+        self._find(seg, cfg, bars, vote)
 
     def with_splits(self) -> tuple[list[Cluster], list[NDArray[np.float32]]]:
         """The whole clusters followed by the two parts of each of their trial splits."""
@@ -543,7 +570,7 @@ class _Extraction:
                     crops.append(ink)
         return clusters, crops
 
-    def _find(self, seg: Segmentation, cfg: MarksSettings, bars: bool) -> None:
+    def _find(self, seg: Segmentation, cfg: MarksSettings, bars: bool, vote: bool) -> None:
         lw = max(float(seg.line_width), 1.0)
         writing = np.ascontiguousarray(_writing_union(seg).astype(np.uint8))
         n, cc_, stats_, _ = _components(writing)
@@ -571,7 +598,20 @@ class _Extraction:
                 continue
             keep.append(i)
         keep = _drop_ruling_residue(keep, cc, stats, lw, cfg)
-        keep = [i for i in keep if not _border_piece(cc, i, stats[i], seg.borders, cfg, touch)]
+        reach = max(2, round(cfg.border_piece_reach * lw))
+        if vote:
+            vote_reach = max(2, round(cfg.border_piece_vote_reach * lw))
+            kept = [
+                i for i in keep if not _border_piece(cc, i, stats[i], seg.borders, cfg, vote_reach)
+            ]
+            if reach != vote_reach:
+                read = [
+                    i for i in keep if not _border_piece(cc, i, stats[i], seg.borders, cfg, reach)
+                ]
+                self.same_for_reading = read == kept
+            keep = kept
+        else:
+            keep = [i for i in keep if not _border_piece(cc, i, stats[i], seg.borders, cfg, reach)]
         if not keep:
             return
         heights = np.array([stats[i][3] for i in keep], float)
@@ -1428,17 +1468,29 @@ def read_clusters(
             np.array([r[1] for r in done], np.float32),
             np.array([r[2] for r in done], np.float32),
         )
-    texts, probs, alts = _readings(out.logprobs, pairs=cfg.pair_vocabulary)
+    texts, probs, alts, nums = _readings(out.logprobs, pairs=cfg.pair_vocabulary)
     if backend == "tesseract":
         from aggression_vision.vision import ocr
 
         texts = [ocr.read_text(c) for c in crops]
         probs = [0.9 if t else 0.5 for t in texts]
         alts = [("", 0.0)] * len(texts)
+        nums = [("", 0.0)] * len(texts)
     return [
-        ClusterReading(cl, t, float(p), float(u), float(c), *a, softness(crop, cfg))
-        for cl, t, p, u, c, a, crop in zip(
-            clusters, texts, probs, out.underlined, out.crossed, alts, crops, strict=True
+        ClusterReading(
+            cl,
+            t,
+            float(p),
+            float(u),
+            float(c),
+            alt_letter=a[0],
+            letter_mass=a[1],
+            softness=softness(crop, cfg),
+            alt_number=n[0],
+            number_mass=n[1],
+        )
+        for cl, t, p, u, c, a, n, crop in zip(
+            clusters, texts, probs, out.underlined, out.crossed, alts, nums, crops, strict=True
         )
     ]
 
@@ -1476,14 +1528,15 @@ def best_readings(
     number" strings built from the three likeliest letters and the ten likeliest numbers
     (scoring all 2600 pairs would cost more than the rest of the reading).
     """
-    texts, probs, _ = _readings(logprobs, pairs=pairs)
+    texts, probs, _, _ = _readings(logprobs, pairs=pairs)
     return texts, probs
 
 
 def _readings(
     logprobs: NDArray[np.float32], *, pairs: bool = True
-) -> tuple[list[str], list[float], list[tuple[str, float]]]:
-    """Texts, posteriors, and each item's likeliest letter with the letters' mass."""
+) -> tuple[list[str], list[float], list[tuple[str, float]], list[tuple[str, float]]]:
+    """Texts, posteriors, each item's likeliest letter with the letters' mass, and its
+    likeliest number with the numbers' mass."""
     vocab = digits.vocabulary()
     n_base = 1 + digits.MAX_ARMIES + len(digits.LETTERS)
     base = vocab[:n_base]
@@ -1505,6 +1558,7 @@ def _readings(
     texts: list[str] = []
     probs: list[float] = []
     alts: list[tuple[str, float]] = []
+    nums: list[tuple[str, float]] = []
     first_letter = 1 + digits.MAX_ARMIES
     for i in range(ll.shape[0]):
         cand: tuple[str, ...] = base
@@ -1520,7 +1574,9 @@ def _readings(
         probs.append(float(post[j]))
         letter_post = post[first_letter:n_base]
         alts.append((base[first_letter + int(np.argmax(letter_post))], float(letter_post.sum())))
-    return texts, probs, alts
+        number_post = post[1:first_letter]
+        nums.append((base[1 + int(np.argmax(number_post))], float(number_post.sum())))
+    return texts, probs, alts, nums
 
 
 def resolve_splits(
@@ -1581,6 +1637,14 @@ def combine(
         if r.alt_letter:
             numbers = [n for n in numbers if n is not r]
             letters = [replace(r, text=r.alt_letter, probability=r.letter_mass)]
+    if not labelled and not numbers and letters and cfg.number_from_letter < 1.0:
+        # One country, one number, and this page names no countries: a country whose
+        # writing reads only as a letter holds a misread number (a "1" read as I, a "4"
+        # as A) when the number readings carry some of the posterior.
+        r = max(letters, key=lambda r: r.number_mass)
+        if r.alt_number and r.number_mass >= cfg.number_from_letter:
+            numbers = [replace(r, text=r.alt_number, probability=r.number_mass)]
+            letters = [x for x in letters if x is not r]
     letter_r = max(letters, key=lambda r: r.probability, default=None)
     if not numbers:
         # How sure we are that none of the clusters is a number.

@@ -350,6 +350,22 @@ def test_on_a_lettered_page_a_letter_like_number_reading_is_the_letter() -> None
     assert (m.armies, m.letter) == (5, None)
 
 
+def test_on_an_unlettered_page_a_lone_letter_reading_is_its_number() -> None:
+    from aggression_vision.vision.marks import Cluster, ClusterReading, combine
+
+    def reading(text: str, p: float, number: str, mass: float) -> ClusterReading:
+        cl = Cluster(1, (0, 0, 40, 40), (1,))
+        return ClusterReading(cl, text, p, 0.0, 0.0, alt_number=number, number_mass=mass)
+
+    one_as_i = reading("I", 0.6, "1", 0.35)
+    assert combine([one_as_i]).armies == 1
+    # A lettered page names its countries: the letter stays.
+    m = combine([one_as_i], labelled=True)
+    assert (m.armies, m.letter) == (None, "I")
+    # Too little weight on the numbers: a letter (or a mark) it is.
+    assert combine([reading("A", 0.97, "4", 0.03)]).armies is None
+
+
 def test_a_bar_running_into_a_border_is_no_underline() -> None:
     import cv2
 
