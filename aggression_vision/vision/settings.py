@@ -98,7 +98,20 @@ class ReaderSettings:
         Ink darker than this many times the ruling's median darkness is drawn
         over the ruling and kept ...
     grid_darker_extra : float
-        ... or darker than the ruling's median darkness plus this (0..1).
+        ... or darker than the ruling's median darkness plus this (0..1) ...
+    grid_darker_extra_uniform : float
+        ... or plus only this on a ruling family whose lines are printed alike
+        (so light pencil drawn along a line is kept) ...
+    grid_darker_spread : float
+        ... or this many times the interquartile range of the family's crest
+        darkness when that is more (real photos' ruling varies), unless ...
+    grid_two_level_fraction : float
+        ... at least this fraction of the family's long lines ...
+    grid_two_level_extent : float
+        ... (at least this long, fraction of the long side) ...
+    grid_two_level_ratio : float
+        ... have a crest this many times darker than the typical line's (the
+        darker lines of Seyes paper).
     ruling_darkness : float
         Darkness threshold of the (more sensitive) mask printed ruling is
         looked for in.
@@ -252,6 +265,11 @@ class ReaderSettings:
     grid_strips: int = 8
     grid_darker: float = 1.6
     grid_darker_extra: float = 0.15
+    grid_darker_extra_uniform: float = 0.05
+    grid_darker_spread: float = 2.5
+    grid_two_level_fraction: float = 0.14
+    grid_two_level_extent: float = 0.1
+    grid_two_level_ratio: float = 1.4
     ruling_darkness: float = 0.05
     ruling_max_density: float = 0.5
     ruling_tiles: int = 3

@@ -100,3 +100,44 @@ def test_a_faint_pencil_drawing_on_plain_paper_is_ink() -> None:
         faint[ratio] = ink.mask[240:261, 810:990].any(axis=0).mean()
     assert faint[0.3] > 0.9
     assert faint[0.0] < 0.5
+
+
+def _ruled(dark_every: int, line_bgr: int, dark_bgr: int) -> np.ndarray:
+    """Squared paper (2 px lines every 24 px), every ``dark_every``-th horizontal line darker."""
+    h, w = 1050, 1400
+    img = np.full((h, w, 3), 225, np.uint8)
+    for i, y in enumerate(range(12, h, 24)):
+        grey = dark_bgr if dark_every and i % dark_every == 0 else line_bgr
+        cv2.line(img, (0, y), (w - 1, y), (grey, grey, grey), 2)
+    for x in range(12, w, 24):
+        cv2.line(img, (x, 0), (x, h - 1), (line_bgr, line_bgr, line_bgr), 2)
+    return img
+
+
+def test_light_pencil_exactly_over_a_grid_line_is_kept_on_uniform_ruling() -> None:
+    # The stroke is no thicker than the line and only 0.09 darker: only the
+    # darkness tells it, with a margin fitting a ruling whose lines are alike.
+    img = _ruled(0, 200, 200)
+    cv2.line(img, (300, 492), (1100, 492), (180, 180, 180), 2)
+    kept = {}
+    for margin in (0.15, 0.05):
+        ink = find_ink(img, settings=replace(ReaderSettings(), grid_darker_extra_uniform=margin))
+        kept[margin] = ink.mask[486:499, 320:1080].any(axis=0).mean()
+        away = ink.mask.copy()
+        away[470:520, 280:1120] = False
+        assert away.sum() < 0.002 * away.size
+    assert kept[0.05] > 0.9
+    assert kept[0.15] < 0.5
+
+
+def test_the_darker_lines_of_seyes_like_ruling_are_not_ink() -> None:
+    # Every fourth line printed darker (as on Seyes paper): the family is
+    # two-level, and its darker lines keep the wide margin. Taken for a
+    # uniform ruling (the test never passes), they would be drawing.
+    img = _ruled(4, 200, 180)
+    left = {}
+    for fraction in (ReaderSettings().grid_two_level_fraction, 1.01):
+        ink = find_ink(img, settings=replace(ReaderSettings(), grid_two_level_fraction=fraction))
+        left[fraction] = ink.mask.sum() / ink.mask.size
+    assert left[ReaderSettings().grid_two_level_fraction] < 0.002
+    assert left[1.01] > 0.01
