@@ -539,9 +539,9 @@ def _components(
     """
     if np.count_nonzero(mask) < 65535:
         n, cc, stats, cen = cv2.connectedComponentsWithStats(mask, connectivity=8, ltype=cv2.CV_16U)
-        return n, cc.astype(np.int32), np.asarray(stats, np.int32), cen
+        return n, cc.astype(np.int32), np.asarray(stats, np.int32), np.asarray(cen, np.float64)
     n, cc, stats, cen = cv2.connectedComponentsWithStats(mask, connectivity=8)
-    return n, np.asarray(cc, np.int32), np.asarray(stats, np.int32), cen
+    return n, np.asarray(cc, np.int32), np.asarray(stats, np.int32), np.asarray(cen, np.float64)
 
 
 class _Extraction:
