@@ -25,6 +25,7 @@ Stage 2 of the photo reader. Input: a :class:`~aggression_vision.vision.types.Se
 
 from __future__ import annotations
 
+import copy
 import functools
 from collections.abc import Callable
 from dataclasses import dataclass, replace
@@ -434,15 +435,10 @@ def read_page(
             # by side and which are stacked depends on which way is up.
             turned = _rotate_window(seg, (ox, oy), seg_full.gray.shape, turn)
             clusters, crops = extract_clusters(turned, cfg, splits=True, bars=False)
-    if not turn and not first.same_for_reading:
-        clusters, crops = extract_clusters(seg, cfg, splits=True, bars=False)
-        clusters = [
-            replace(c, bbox=(c.bbox[0] + ox, c.bbox[1] + oy, c.bbox[2] + ox, c.bbox[3] + oy))
-            for c in clusters
-        ]
-        upright = {}
-    elif not turn:
-        clusters, crops = first.with_splits()
+    if not turn:
+        if not first.same_for_reading:
+            upright = {}  # (other crops)
+        clusters, crops = first.for_reading().with_splits()
         # (Boxes back in the page's frame.)
         clusters = [
             replace(c, bbox=(c.bbox[0] + ox, c.bbox[1] + oy, c.bbox[2] + ox, c.bbox[3] + oy))
@@ -559,7 +555,18 @@ class _Extraction:
         self.crops: list[NDArray[np.float32]] = []
         self.cut: _Cutter | None = None
         self.stats = np.zeros((0, 5), np.int32)
+        self._read_keep: list[int] = []
         self._find(seg, cfg, bars, vote)
+
+    def for_reading(self) -> _Extraction:
+        """The clusters as cut for reading: these, or (when the reading's border-piece
+        reach leaves other pieces) those grouped again from the same components."""
+        if self.same_for_reading:
+            return self
+        other = copy.copy(self)
+        other.clusters, other.crops, other.same_for_reading = [], [], True
+        other._group(self._read_keep, bars=False)
+        return other
 
     def with_splits(self) -> tuple[list[Cluster], list[NDArray[np.float32]]]:
         """The whole clusters followed by the two parts of each of their trial splits."""
@@ -613,11 +620,19 @@ class _Extraction:
                     i for i in keep if not _border_piece(cc, i, stats[i], seg.borders, cfg, reach)
                 ]
                 self.same_for_reading = read == kept
+                self._read_keep = read
             keep = kept
         else:
             keep = [i for i in keep if not _border_piece(cc, i, stats[i], seg.borders, cfg, reach)]
+        self._page = (seg, cc, stats, comp_region, touch)
+        self._group(keep, bars)
+
+    def _group(self, keep: list[int], bars: bool) -> None:
+        """Group the components ``keep`` into clusters and cut them out."""
         if not keep:
             return
+        cfg = self.cfg
+        seg, cc, stats, comp_region, touch = self._page
         heights = np.array([stats[i][3] for i in keep], float)
         # Typical writing height: the median height of the taller half of the components
         # (underlines and dots are short).
