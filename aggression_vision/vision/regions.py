@@ -445,7 +445,11 @@ def _touches_border(stats: NDArray[np.int32], shape: tuple[int, int], margin: in
 
 
 def split_writing(
-    ink: NDArray[np.bool_], *, line_width: float, settings: ReaderSettings
+    ink: NDArray[np.bool_],
+    *,
+    line_width: float,
+    settings: ReaderSettings,
+    ruling: NDArray[np.bool_] | None = None,
 ) -> tuple[NDArray[np.bool_], NDArray[np.bool_]]:
     """Split the (gap-closed) ink into borders and writing.
 
@@ -460,6 +464,9 @@ def split_writing(
     line_width : float
         Typical stroke width in pixels.
     settings : ReaderSettings
+    ruling : (H, W) bool, optional
+        Printed ruling removed from the ink: a straight piece along it is
+        what is left of a ruling line, not a piece of border.
 
     Returns
     -------
@@ -487,6 +494,32 @@ def split_writing(
         if holes.any():
             d = cv2.distanceTransform(holes.astype(np.uint8), cv2.DIST_L2, 5)
             if d.max() >= min_r:
+                small[k] = False
+    if settings.fragment_min_extent > 0:
+        # A long, straight and thin piece is a stretch of border cut off by
+        # gaps on both sides (faint pencil), not writing: a number's strokes
+        # bend, and an underline that stays a border sticks out into its
+        # country and is taken off later (protrusions).
+        area = stats[:, cv2.CC_STAT_AREA]
+        line = (
+            small
+            & (extent >= settings.fragment_min_extent * line_width)
+            & (area <= settings.fragment_max_fill * extent * line_width)
+        )
+        near_ruling = None
+        if ruling is not None and line.any() and ruling.any():
+            near_ruling = cv2.dilate(ruling.astype(np.uint8), np.ones((5, 5), np.uint8)) > 0
+        for k in np.nonzero(line)[0]:
+            x, y, cw, ch = stats[k, :4]
+            mine = labels[y : y + ch, x : x + cw] == k
+            if (
+                near_ruling is not None
+                and near_ruling[y : y + ch, x : x + cw][mine].mean() > settings.bridge_max_on_ruling
+            ):
+                continue
+            pts = np.argwhere(mine)
+            (_, _), (rw, rh), _ = cv2.minAreaRect(pts[:, ::-1].astype(np.float32))
+            if min(rw, rh) <= settings.fragment_max_width * line_width:
                 small[k] = False
     writing = small[labels]
     return ink & ~writing, writing
@@ -768,7 +801,7 @@ def segment(
     # Writing first, on the raw ink: closing gaps would weld numbers to the
     # borders next to them. Then close the gaps of the borders only, and look
     # again (closing can join fragments of writing into a bigger one).
-    borders, writing = split_writing(mask, line_width=lw, settings=settings)
+    borders, writing = split_writing(mask, line_width=lw, settings=settings, ruling=ink.ruling)
     if settings.curl_ratio > 0:
         # A digit welded to a border by one end would be tied to another
         # border by gap closing and split its country in two.
@@ -784,7 +817,9 @@ def segment(
         writing |= curled
     raw_borders = borders
     closed = close_gaps(borders, gap=settings.gap_close * lw)
-    borders, more_writing = split_writing(closed, line_width=lw, settings=settings)
+    borders, more_writing = split_writing(
+        closed, line_width=lw, settings=settings, ruling=ink.ruling
+    )
     writing |= more_writing & mask
     # Writing that touches a border is welded to the border network. Border
     # ink lies along the boundaries between countries (and the coast); ink

@@ -177,6 +177,14 @@ class ReaderSettings:
     writing_max_extent : float
         An ink component whose bounding box long side is below this fraction of
         the map's extent is writing, not a border.
+    fragment_min_extent : float
+        A writing-sized ink piece at least this many line widths long ...
+    fragment_max_fill : float
+        ... whose area is at most this many times its length times the line
+        width (a line, not a digit's bent strokes) ...
+    fragment_max_width : float
+        ... and that fits a rotated box this many line widths wide is a piece
+        of border cut off by gaps (faint pencil), not writing (0: off).
     country_min_inradius : float
         A region must contain a disc of this radius, in line widths, to be a
         country (smaller ones are digit loops or slivers of a double border).
@@ -292,6 +300,9 @@ class ReaderSettings:
     bridge_country_inradius: float = 4.0
     bridge_max_on_ruling: float = 0.5
     writing_max_extent: float = 0.06
+    fragment_min_extent: float = 12.0
+    fragment_max_fill: float = 1.3
+    fragment_max_width: float = 2.0
     country_min_inradius: float = 2.5
     country_min_area: float = 40.0
     frame_min_enclosed: int = 3

@@ -19,6 +19,7 @@ from aggression_vision.vision.regions import (
     close_gaps,
     curled_branches,
     segment,
+    split_writing,
     swallowed_countries,
     thin,
 )
@@ -359,3 +360,24 @@ def test_a_country_swallowed_by_gap_closing_is_found_again() -> None:
     assert not swallowed_countries(raw, countries, sea, min_inradius=45.0, min_area=2000.0).any()
     countries[40:60, 40:60] = 2
     assert not swallowed_countries(raw, countries, sea, min_inradius=20.0, min_area=2000.0).any()
+
+
+def test_a_straight_piece_of_border_cut_off_by_gaps_is_no_writing() -> None:
+    # Writing-sized: under 6% of the 1000 px side.
+    mask = np.zeros((1000, 1000), dtype=np.uint8)
+    cv2.rectangle(mask, (20, 20), (980, 980), 1, 3)  # the border network
+    cv2.line(mask, (60, 200), (110, 190), 1, 3)  # a faint stretch of border, alone
+    cv2.putText(mask, "7", (250, 250), cv2.FONT_HERSHEY_SIMPLEX, 2.6, 1, 3)
+    settings = ReaderSettings()
+    borders, writing = split_writing(mask.astype(bool), line_width=4.0, settings=settings)
+    assert borders[195, 60:110].any() and not writing[185:205, 60:110].any()
+    assert writing[190:260, 240:310].any()  # the digit's strokes bend: writing
+    # Along removed printed ruling it is what is left of a ruling line.
+    ruling = np.zeros(mask.shape, dtype=bool)
+    cv2.line(ruling.view(np.uint8), (0, 212), (999, 12), 1, 3)
+    _, writing = split_writing(mask.astype(bool), line_width=4.0, settings=settings, ruling=ruling)
+    assert writing[185:205, 60:110].any()
+    # Turned off, it is writing as before.
+    off = ReaderSettings(fragment_min_extent=0.0)
+    _, writing = split_writing(mask.astype(bool), line_width=4.0, settings=off)
+    assert writing[185:205, 60:110].any()
