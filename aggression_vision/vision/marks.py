@@ -612,15 +612,15 @@ class _Extraction:
         reach = max(2, round(cfg.border_piece_reach * lw))
         if vote:
             vote_reach = max(2, round(cfg.border_piece_vote_reach * lw))
-            kept = [
-                i for i in keep if not _border_piece(cc, i, stats[i], seg.borders, cfg, vote_reach)
-            ]
-            if reach != vote_reach:
-                read = [
-                    i for i in keep if not _border_piece(cc, i, stats[i], seg.borders, cfg, reach)
-                ]
-                self.same_for_reading = read == kept
-                self._read_keep = read
+            # A piece within the shorter reach is one within the longer (the contact
+            # grows with the reach): the shorter is tested on the longer's pieces only.
+            near, far = sorted((reach, vote_reach))
+            wide = {i for i in keep if _border_piece(cc, i, stats[i], seg.borders, cfg, far)}
+            narrow = {i for i in wide if _border_piece(cc, i, stats[i], seg.borders, cfg, near)}
+            read = [i for i in keep if i not in (wide if reach == far else narrow)]
+            kept = [i for i in keep if i not in (wide if vote_reach == far else narrow)]
+            self.same_for_reading = read == kept
+            self._read_keep = read
             keep = kept
         else:
             keep = [i for i in keep if not _border_piece(cc, i, stats[i], seg.borders, cfg, reach)]
