@@ -6,6 +6,7 @@ homography; otherwise the whole photo is used. The user may give the corners.
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
 
 import cv2
@@ -62,9 +63,10 @@ def find_sheet(image: NDArray[np.uint8], *, settings: ReaderSettings) -> Corners
     """Find the four corners of a sheet of paper whose edges are all visible.
 
     Tries the outlines found by an edge detector first (largest convex
-    quadrilateral), then the largest bright area. A candidate is accepted only
-    when each side is a crisp brightness step (a paper edge, not a drawn line
-    or the edge of a shadow).
+    quadrilateral), then the largest bright area, then four straight paper
+    edges (a sheet cut off by the frame: its corners may lie outside the
+    photo). A candidate is accepted only when each side is a crisp brightness
+    step (a paper edge, not a drawn line or the edge of a shadow).
 
     Parameters
     ----------
@@ -82,7 +84,159 @@ def find_sheet(image: NDArray[np.uint8], *, settings: ReaderSettings) -> Corners
     quad = _sheet_by_edges(small, settings=settings)
     if quad is None:
         quad = _sheet_by_brightness(small, settings=settings)
+    if quad is None and settings.page_by_lines:
+        quad = _sheet_by_lines(small, settings=settings)
     return None if quad is None else quad / scale
+
+
+def _edge_step(gray: NDArray[np.float32], a: NDArray, b: NDArray) -> tuple[float, NDArray]:
+    """The step across segment a-b at +-8 px and the unit normal towards the brighter side.
+
+    Zero when the step is soft (a shadow) or not a step at all (a drawn line).
+    """
+    d = b - a
+    n = np.array([-d[1], d[0]]) / max(1e-6, float(np.hypot(*d)))
+    t = np.linspace(0.1, 0.9, 30)[:, None]
+    pts = a + t * d
+
+    def sample(offset: float) -> NDArray:
+        q = (pts + offset * n).astype(np.float32)
+        return cv2.remap(
+            gray,
+            q[:, 0].reshape(1, -1),
+            q[:, 1].reshape(1, -1),
+            cv2.INTER_LINEAR,
+            borderMode=cv2.BORDER_REPLICATE,
+        ).ravel()
+
+    far = float(np.median(sample(8.0) - sample(-8.0)))
+    sign = 1.0 if far >= 0 else -1.0
+    near = max(
+        sign * float(np.median(sample(o + 1.5) - sample(o - 1.5)))
+        for o in np.arange(-4.0, 4.5, 1.0)
+    )
+    if abs(far) < 20 or near < 0.5 * abs(far):
+        return 0.0, n
+    # A dark line along the step (a printed box's side next to a coloured
+    # area) is no paper edge: the profile dips below its darker side.
+    profile = [float(np.median(sample(float(o)))) for o in range(-8, 9)]
+    if min(profile) < min(profile[0], profile[-1]) - 0.5 * abs(far):
+        return 0.0, n
+    return abs(far), sign * n
+
+
+def _drawing_beyond(gray: NDArray[np.uint8], a: NDArray, b: NDArray, out: NDArray) -> bool:
+    """Whether paper with dark strokes lies just beyond side a-b (``out``: outward normal)."""
+    sh, sw = gray.shape
+    t = np.linspace(0.05, 0.95, 60)[:, None]
+    pts = a + t * (b - a)
+    band = np.concatenate([pts + o * out for o in range(3, 16)])
+    ok = (band[:, 0] >= 0) & (band[:, 0] < sw) & (band[:, 1] >= 0) & (band[:, 1] < sh)
+    if ok.mean() < 0.3:
+        return False  # beyond the photo
+    vals = gray[band[ok, 1].astype(int), band[ok, 0].astype(int)].astype(np.float32)
+    inner = np.concatenate([pts - o * out for o in range(3, 16)])
+    iok = (inner[:, 0] >= 0) & (inner[:, 0] < sw) & (inner[:, 1] >= 0) & (inner[:, 1] < sh)
+    if not iok.any():
+        return False
+    paper = float(np.median(gray[inner[iok, 1].astype(int), inner[iok, 0].astype(int)]))
+    level = float(np.median(vals))
+    # Paper-bright beyond, with strokes much darker than that paper.
+    return level >= 0.8 * paper and float(np.mean(vals < 0.6 * level)) > 0.02
+
+
+def _sheet_by_lines(small: NDArray[np.uint8], *, settings: ReaderSettings) -> Corners | None:
+    """The sheet from four straight paper edges, its corners possibly outside the photo.
+
+    A sheet cut off by the photo's frame, or whose edge fades in glare, has
+    no closed outline; its four sides can still each be seen over a stretch.
+    """
+    sh, sw = small.shape[:2]
+    gray = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
+    g = cv2.GaussianBlur(gray, (3, 3), 0).astype(np.float32)
+    edges = cv2.Canny(cv2.GaussianBlur(gray, (5, 5), 0), 15, 45)
+    long_side = max(sh, sw)
+    segs = cv2.HoughLinesP(
+        edges, 1, np.pi / 360, 40, minLineLength=int(0.2 * long_side), maxLineGap=8
+    )
+    if segs is None:
+        return None
+    lines = []  # (length, point on line, unit direction, normal to the paper)
+    for x1, y1, x2, y2 in segs.reshape(-1, 4)[:60]:
+        a = np.array([x1, y1], np.float64)
+        b = np.array([x2, y2], np.float64)
+        step, n = _edge_step(g, a, b)
+        if step == 0:
+            continue
+        length = float(np.hypot(*(b - a)))
+        # One entry per edge: collinear segments with the paper on the same side merge.
+        for i, (ln, p0, u0, n0) in enumerate(lines):
+            if float(np.dot(n, n0)) > 0.995 and abs(float(np.dot(a - p0, n0))) < 4:
+                lines[i] = (ln + length, p0, u0, n0)
+                break
+        else:
+            lines.append((length, a, (b - a) / length, n))
+    lines.sort(key=lambda t: -t[0])
+    lines = lines[:8]
+    best = None
+    for combo in itertools.combinations(range(len(lines)), 4):
+        chosen = [lines[i] for i in combo]
+        # Sort the four edges around the sheet by the direction of their normals.
+        angles = [np.arctan2(n[1], n[0]) for _, _, _, n in chosen]
+        chosen = [c for _, c in sorted(zip(angles, chosen, strict=True), key=lambda t: t[0])]
+        normals = [c[3] for c in chosen]
+        ok = all(
+            float(np.dot(normals[i], normals[(i + 1) % 4])) < 0.5
+            and float(np.dot(normals[i], normals[(i + 2) % 4])) < -0.8
+            for i in range(4)
+        )
+        if not ok:
+            continue
+        corners = []
+        for i in range(4):
+            _, p1, u1, _ = chosen[i]
+            _, p2, u2, _ = chosen[(i + 1) % 4]
+            m = np.array([u1, -u2]).T
+            if abs(np.linalg.det(m)) < 1e-6:
+                break
+            t1 = np.linalg.solve(m, p2 - p1)[0]
+            corners.append(p1 + t1 * u1)
+        if len(corners) != 4:
+            continue
+        quad = np.array(corners)
+        area = cv2.contourArea(quad.astype(np.float32)) / (sh * sw)
+        far_out = np.maximum(
+            np.maximum(-quad[:, 0], quad[:, 0] - sw), np.maximum(-quad[:, 1], quad[:, 1] - sh)
+        )
+        if not (settings.page_min_area <= area) or far_out.max() > 0.25 * long_side:
+            continue
+        if not cv2.isContourConvex(quad.astype(np.float32)):
+            continue
+        # Every side's paper must face the inside of the quadrilateral.
+        centre = quad.mean(axis=0)
+        if any(float(np.dot(centre - c[1], c[3])) <= 0 for c in chosen):
+            continue
+        # Paper does not go on beyond the sheet: a quadrilateral inside the
+        # sheet (a printed box, a drawn frame) leaves paper-bright area around.
+        inside = np.zeros((sh, sw), np.uint8)
+        cv2.fillPoly(inside, [np.round(quad).astype(np.int32)], 1)
+        if inside.all() or not inside.any():
+            continue
+        level = float(np.median(gray[inside > 0]))
+        outside = gray[inside == 0]
+        if float(np.mean(outside >= settings.page_outside_bright * level)) > 0.3:
+            continue
+        # A fold or a shadow's crisp edge across the sheet cuts a drawing:
+        # beyond a true sheet edge there is no paper with strokes on it.
+        if any(
+            _drawing_beyond(gray, quad[i], quad[(i + 1) % 4], -c[3])
+            for i, c in enumerate(chosen[1:] + chosen[:1])
+        ):
+            continue
+        score = sum(c[0] for c in chosen)
+        if best is None or score > best[0]:
+            best = (score, quad)
+    return None if best is None else order_corners(best[1])
 
 
 def _on_frame(quad: Corners, shape: tuple[int, ...], margin: float) -> bool:
@@ -266,9 +420,27 @@ def extract_page(
         w, h = _sheet_size(quad, settings.working_long_side)
         dst = np.array([[0, 0], [w, 0], [w, h], [0, h]], dtype=np.float64)
         to_working = cv2.getPerspectiveTransform(quad.astype(np.float32), dst.astype(np.float32))
-        work = cv2.warpPerspective(
-            image, to_working, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
-        )
+        inside = (quad >= 0).all() and (quad[:, 0] < image.shape[1]).all()
+        inside = inside and (quad[:, 1] < image.shape[0]).all()
+        if inside:
+            work = cv2.warpPerspective(
+                image, to_working, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
+            )
+        else:
+            # Parts of the sheet outside the photo are blank paper.
+            paper = cv2.warpPerspective(image, to_working, (w, h), flags=cv2.INTER_LINEAR)
+            seen = cv2.warpPerspective(
+                np.full(image.shape[:2], 255, np.uint8), to_working, (w, h), flags=cv2.INTER_NEAREST
+            )
+            colour = np.median(paper[seen > 0], axis=0) if (seen > 0).any() else 255
+            work = cv2.warpPerspective(
+                image,
+                to_working,
+                (w, h),
+                flags=cv2.INTER_LINEAR,
+                borderMode=cv2.BORDER_CONSTANT,
+                borderValue=tuple(float(c) for c in np.atleast_1d(colour)),
+            )
         to_photo = np.linalg.inv(to_working @ to_image)
         photo_quad = quad / f * photo_scale
         return Page(work, to_photo / to_photo[2, 2], photo_quad, True)

@@ -29,6 +29,12 @@ class ReaderSettings:
     page_max_area : float
         Largest sheet accepted, as a fraction of the photo area (a quadrilateral
         touching every photo edge is the photo, not a sheet).
+    page_by_lines : bool
+        When no closed outline of the sheet is found, look for its four
+        straight edges (corners may lie outside the photo) ...
+    page_outside_bright : float
+        ... and refuse four edges when over 30% of the photo outside them is
+        at least this fraction of the paper's brightness (paper goes on).
     page_analysis_px : int
         The page finder looks for the sheet in a copy of the photo this many pixels
         on its long side (its edge tests are tuned at that scale).
@@ -248,6 +254,8 @@ class ReaderSettings:
     decode_oversampling: float = 1.25
     page_min_area: float = 0.15
     page_max_area: float = 0.98
+    page_by_lines: bool = True
+    page_outside_bright: float = 0.9
     page_analysis_px: int = 400
     page_frame_margin: float = 0.01
     page_margin: float = 0.012

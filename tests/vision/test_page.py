@@ -1,0 +1,43 @@
+"""Tests for the page stage: finding and rectifying the sheet."""
+
+from dataclasses import replace
+
+import cv2
+import numpy as np
+
+from aggression_vision.vision.page import extract_page, find_sheet
+from aggression_vision.vision.settings import ReaderSettings
+
+
+def _cut_off_sheet() -> tuple[np.ndarray, np.ndarray]:
+    """A white sheet on a dark table, turned, its top-left corner outside the photo."""
+    h, w = 900, 1200
+    img = np.full((h, w, 3), 70, np.uint8)
+    rng = np.random.default_rng(5)
+    img = (img + rng.integers(0, 20, img.shape)).astype(np.uint8)  # table grain
+    corners = np.array([[-60.0, 120.0], [1000.0, 40.0], [1080.0, 820.0], [40.0, 870.0]])
+    cv2.fillPoly(img, [np.round(corners).astype(np.int32)], (225, 225, 225))
+    cv2.rectangle(img, (300, 300), (800, 650), (40, 40, 40), 5)  # a drawn map
+    return img, corners
+
+
+def test_a_sheet_cut_off_by_the_frame_is_found_from_its_four_edges() -> None:
+    img, truth = _cut_off_sheet()
+    off = find_sheet(img, settings=replace(ReaderSettings(), page_by_lines=False))
+    assert off is None  # no closed outline: the whole photo would be used
+    found = find_sheet(img, settings=ReaderSettings())
+    assert found is not None
+    # Within 2% of the photo's long side of the true corners, the cut-off one too.
+    assert np.abs(found - truth).max() < 0.02 * 1200
+    page = extract_page(img, settings=ReaderSettings())
+    assert page.rectified
+    # The part of the sheet outside the photo is blank paper, not a smear.
+    top_left = page.image[:20, :20].astype(int)
+    assert top_left.min() > 150
+
+
+def test_a_printed_box_is_not_taken_for_the_sheet() -> None:
+    # A dark box on paper that fills the photo: its sides are lines, not paper edges.
+    img = np.full((900, 1200, 3), 225, np.uint8)
+    cv2.rectangle(img, (200, 150), (1000, 750), (30, 30, 30), 6)
+    assert find_sheet(img, settings=ReaderSettings()) is None
