@@ -157,7 +157,12 @@ def _sheet_by_lines(small: NDArray[np.uint8], *, settings: ReaderSettings) -> Co
     edges = cv2.Canny(cv2.GaussianBlur(gray, (5, 5), 0), 15, 45)
     long_side = max(sh, sw)
     segs = cv2.HoughLinesP(
-        edges, 1, np.pi / 360, 40, minLineLength=int(0.2 * long_side), maxLineGap=8
+        edges,
+        1,
+        np.pi / 360,
+        40,
+        minLineLength=int(settings.page_edge_min_length * long_side),
+        maxLineGap=8,
     )
     if segs is None:
         return None
@@ -208,7 +213,10 @@ def _sheet_by_lines(small: NDArray[np.uint8], *, settings: ReaderSettings) -> Co
         far_out = np.maximum(
             np.maximum(-quad[:, 0], quad[:, 0] - sw), np.maximum(-quad[:, 1], quad[:, 1] - sh)
         )
-        if not (settings.page_min_area <= area) or far_out.max() > 0.25 * long_side:
+        if (
+            not (settings.page_min_area <= area)
+            or far_out.max() > settings.page_corner_outside * long_side
+        ):
             continue
         if not cv2.isContourConvex(quad.astype(np.float32)):
             continue
@@ -224,7 +232,10 @@ def _sheet_by_lines(small: NDArray[np.uint8], *, settings: ReaderSettings) -> Co
             continue
         level = float(np.median(gray[inside > 0]))
         outside = gray[inside == 0]
-        if float(np.mean(outside >= settings.page_outside_bright * level)) > 0.3:
+        if (
+            float(np.mean(outside >= settings.page_outside_bright * level))
+            > settings.page_outside_fraction
+        ):
             continue
         # A fold or a shadow's crisp edge across the sheet cuts a drawing:
         # beyond a true sheet edge there is no paper with strokes on it.

@@ -32,9 +32,17 @@ class ReaderSettings:
     page_by_lines : bool
         When no closed outline of the sheet is found, look for its four
         straight edges (corners may lie outside the photo) ...
+    page_edge_min_length : float
+        ... each seen over at least this fraction of the photo's long side,
+        the corners at most ``page_corner_outside`` of it outside the photo ...
+    page_corner_outside : float
+        ... (see above) ...
     page_outside_bright : float
-        ... and refuse four edges when over 30% of the photo outside them is
-        at least this fraction of the paper's brightness (paper goes on).
+        ... and refuse four edges when over ``page_outside_fraction`` of the
+        photo outside them is at least this fraction of the paper's
+        brightness (paper goes on).
+    page_outside_fraction : float
+        (see above)
     page_analysis_px : int
         The page finder looks for the sheet in a copy of the photo this many pixels
         on its long side (its edge tests are tuned at that scale).
@@ -255,7 +263,10 @@ class ReaderSettings:
     page_min_area: float = 0.15
     page_max_area: float = 0.98
     page_by_lines: bool = True
+    page_edge_min_length: float = 0.2
+    page_corner_outside: float = 0.25
     page_outside_bright: float = 0.9
+    page_outside_fraction: float = 0.3
     page_analysis_px: int = 400
     page_frame_margin: float = 0.01
     page_margin: float = 0.012
