@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass
+from typing import Any
 
 import cv2
 import numpy as np
@@ -89,60 +90,91 @@ def find_sheet(image: NDArray[np.uint8], *, settings: ReaderSettings) -> Corners
     return None if quad is None else quad / scale
 
 
-def _edge_step(gray: NDArray[np.float32], a: NDArray, b: NDArray) -> tuple[float, NDArray]:
-    """The step across segment a-b at +-8 px and the unit normal towards the brighter side.
+def _sample_across(
+    gray: NDArray[np.float32], pts: NDArray[np.float64], normal: NDArray[np.float64], offset: float
+) -> NDArray[Any]:
+    """Brightness of ``gray`` at ``pts`` moved ``offset`` pixels along ``normal`` (bilinear)."""
+    q = (pts + offset * normal).astype(np.float32)
+    return cv2.remap(
+        gray,
+        q[:, 0].reshape(1, -1),
+        q[:, 1].reshape(1, -1),
+        cv2.INTER_LINEAR,
+        borderMode=cv2.BORDER_REPLICATE,
+    ).ravel()
 
-    Zero when the step is soft (a shadow) or not a step at all (a drawn line).
+
+def _edge_step(
+    gray: NDArray[np.float32],
+    a: NDArray[np.float64],
+    b: NDArray[np.float64],
+    *,
+    settings: ReaderSettings,
+) -> tuple[float, NDArray[np.float64]]:
+    """The step across segment a-b and the unit normal towards the brighter side.
+
+    The step is measured between +-``page_step_far_px`` across the segment
+    (pixels of the analysis image). Zero when the step is soft (a shadow) or
+    not a step at all (a drawn line).
     """
     d = b - a
     n = np.array([-d[1], d[0]]) / max(1e-6, float(np.hypot(*d)))
+    # The middle of the segment: its ends may run past the paper's corner.
     t = np.linspace(0.1, 0.9, 30)[:, None]
     pts = a + t * d
 
     def sample(offset: float) -> NDArray:
-        q = (pts + offset * n).astype(np.float32)
-        return cv2.remap(
-            gray,
-            q[:, 0].reshape(1, -1),
-            q[:, 1].reshape(1, -1),
-            cv2.INTER_LINEAR,
-            borderMode=cv2.BORDER_REPLICATE,
-        ).ravel()
+        return _sample_across(gray, pts, n, offset)
 
-    far = float(np.median(sample(8.0) - sample(-8.0)))
+    reach = settings.page_step_far_px
+    half = settings.page_step_near_px
+    far = float(np.median(sample(reach) - sample(-reach)))
     sign = 1.0 if far >= 0 else -1.0
+    search = settings.page_line_search_px
     near = max(
-        sign * float(np.median(sample(o + 1.5) - sample(o - 1.5)))
-        for o in np.arange(-4.0, 4.5, 1.0)
+        sign * float(np.median(sample(o + half) - sample(o - half)))
+        for o in np.arange(-search, search + 0.5, 1.0)
     )
-    if abs(far) < 20 or near < 0.5 * abs(far):
+    if abs(far) < settings.page_step_min or near < settings.page_step_crisp * abs(far):
         return 0.0, n
     # A dark line along the step (a printed box's side next to a coloured
     # area) is no paper edge: the profile dips below its darker side.
-    profile = [float(np.median(sample(float(o)))) for o in range(-8, 9)]
-    if min(profile) < min(profile[0], profile[-1]) - 0.5 * abs(far):
+    r = int(reach)
+    profile = [float(np.median(sample(float(o)))) for o in range(-r, r + 1)]
+    if min(profile) < min(profile[0], profile[-1]) - settings.page_line_dip * abs(far):
         return 0.0, n
     return abs(far), sign * n
 
 
-def _drawing_beyond(gray: NDArray[np.uint8], a: NDArray, b: NDArray, out: NDArray) -> bool:
-    """Whether paper with dark strokes lies just beyond side a-b (``out``: outward normal)."""
+def _drawing_beyond(
+    gray: NDArray[np.uint8], a: NDArray, b: NDArray, out: NDArray, *, settings: ReaderSettings
+) -> bool:
+    """Whether paper with dark strokes lies just beyond side a-b (``out``: outward normal).
+
+    Compares a band ``page_beyond_near_px`` to ``page_beyond_far_px`` beyond
+    the side with the same band inside it (pixels of the analysis image).
+    """
     sh, sw = gray.shape
     t = np.linspace(0.05, 0.95, 60)[:, None]
     pts = a + t * (b - a)
-    band = np.concatenate([pts + o * out for o in range(3, 16)])
+    offsets = range(settings.page_beyond_near_px, settings.page_beyond_far_px + 1)
+    band = np.concatenate([pts + o * out for o in offsets])
     ok = (band[:, 0] >= 0) & (band[:, 0] < sw) & (band[:, 1] >= 0) & (band[:, 1] < sh)
-    if ok.mean() < 0.3:
+    if ok.mean() < settings.page_beyond_seen:
         return False  # beyond the photo
     vals = gray[band[ok, 1].astype(int), band[ok, 0].astype(int)].astype(np.float32)
-    inner = np.concatenate([pts - o * out for o in range(3, 16)])
+    inner = np.concatenate([pts - o * out for o in offsets])
     iok = (inner[:, 0] >= 0) & (inner[:, 0] < sw) & (inner[:, 1] >= 0) & (inner[:, 1] < sh)
     if not iok.any():
         return False
     paper = float(np.median(gray[inner[iok, 1].astype(int), inner[iok, 0].astype(int)]))
     level = float(np.median(vals))
     # Paper-bright beyond, with strokes much darker than that paper.
-    return level >= 0.8 * paper and float(np.mean(vals < 0.6 * level)) > 0.02
+    strokes = float(np.mean(vals < settings.page_beyond_stroke * level))
+    return (
+        level >= settings.page_beyond_paper * paper
+        and strokes > settings.page_beyond_stroke_fraction
+    )
 
 
 def _sheet_by_lines(small: NDArray[np.uint8], *, settings: ReaderSettings) -> Corners | None:
@@ -154,35 +186,40 @@ def _sheet_by_lines(small: NDArray[np.uint8], *, settings: ReaderSettings) -> Co
     sh, sw = small.shape[:2]
     gray = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
     g = cv2.GaussianBlur(gray, (3, 3), 0).astype(np.float32)
-    edges = cv2.Canny(cv2.GaussianBlur(gray, (5, 5), 0), 15, 45)
+    edges = cv2.Canny(
+        cv2.GaussianBlur(gray, (5, 5), 0), settings.page_canny_low, settings.page_canny_high
+    )
     long_side = max(sh, sw)
     segs = cv2.HoughLinesP(
         edges,
         1,
         np.pi / 360,
-        40,
+        settings.page_hough_votes,
         minLineLength=int(settings.page_edge_min_length * long_side),
-        maxLineGap=8,
+        maxLineGap=settings.page_hough_gap_px,
     )
     if segs is None:
         return None
     lines = []  # (length, point on line, unit direction, normal to the paper)
-    for x1, y1, x2, y2 in segs.reshape(-1, 4)[:60]:
+    for x1, y1, x2, y2 in segs.reshape(-1, 4)[: settings.page_max_segments]:
         a = np.array([x1, y1], np.float64)
         b = np.array([x2, y2], np.float64)
-        step, n = _edge_step(g, a, b)
+        step, n = _edge_step(g, a, b, settings=settings)
         if step == 0:
             continue
         length = float(np.hypot(*(b - a)))
         # One entry per edge: collinear segments with the paper on the same side merge.
         for i, (ln, p0, u0, n0) in enumerate(lines):
-            if float(np.dot(n, n0)) > 0.995 and abs(float(np.dot(a - p0, n0))) < 4:
+            if (
+                float(np.dot(n, n0)) > settings.page_merge_cos
+                and abs(float(np.dot(a - p0, n0))) < settings.page_merge_px
+            ):
                 lines[i] = (ln + length, p0, u0, n0)
                 break
         else:
             lines.append((length, a, (b - a) / length, n))
     lines.sort(key=lambda t: -t[0])
-    lines = lines[:8]
+    lines = lines[: settings.page_max_edges]
     best = None
     for combo in itertools.combinations(range(len(lines)), 4):
         chosen = [lines[i] for i in combo]
@@ -191,8 +228,8 @@ def _sheet_by_lines(small: NDArray[np.uint8], *, settings: ReaderSettings) -> Co
         chosen = [c for _, c in sorted(zip(angles, chosen, strict=True), key=lambda t: t[0])]
         normals = [c[3] for c in chosen]
         ok = all(
-            float(np.dot(normals[i], normals[(i + 1) % 4])) < 0.5
-            and float(np.dot(normals[i], normals[(i + 2) % 4])) < -0.8
+            float(np.dot(normals[i], normals[(i + 1) % 4])) < settings.page_turn_cos
+            and float(np.dot(normals[i], normals[(i + 2) % 4])) < settings.page_opposite_cos
             for i in range(4)
         )
         if not ok:
@@ -214,7 +251,7 @@ def _sheet_by_lines(small: NDArray[np.uint8], *, settings: ReaderSettings) -> Co
             np.maximum(-quad[:, 0], quad[:, 0] - sw), np.maximum(-quad[:, 1], quad[:, 1] - sh)
         )
         if (
-            not (settings.page_min_area <= area)
+            area < settings.page_min_area
             or far_out.max() > settings.page_corner_outside * long_side
         ):
             continue
@@ -239,8 +276,9 @@ def _sheet_by_lines(small: NDArray[np.uint8], *, settings: ReaderSettings) -> Co
             continue
         # A fold or a shadow's crisp edge across the sheet cuts a drawing:
         # beyond a true sheet edge there is no paper with strokes on it.
+        # Corner i joins edges i and i + 1, so side i-(i + 1) lies on edge i + 1.
         if any(
-            _drawing_beyond(gray, quad[i], quad[(i + 1) % 4], -c[3])
+            _drawing_beyond(gray, quad[i], quad[(i + 1) % 4], -c[3], settings=settings)
             for i, c in enumerate(chosen[1:] + chosen[:1])
         ):
             continue
@@ -269,7 +307,7 @@ def _sheet_by_edges(small: NDArray[np.uint8], *, settings: ReaderSettings) -> Co
     sh, sw = small.shape[:2]
     gray = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
     blur = cv2.GaussianBlur(gray, (5, 5), 0)
-    edges = cv2.Canny(blur, 15, 45)
+    edges = cv2.Canny(blur, settings.page_canny_low, settings.page_canny_high)
     edges = cv2.dilate(edges, np.ones((3, 3), np.uint8))
     contours, _ = cv2.findContours(edges, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
     candidates = []
@@ -278,14 +316,15 @@ def _sheet_by_edges(small: NDArray[np.uint8], *, settings: ReaderSettings) -> Co
         area = cv2.contourArea(hull)
         if not (settings.page_min_area <= area / (sh * sw) <= settings.page_max_area):
             continue
-        approx = cv2.approxPolyDP(hull, 0.02 * cv2.arcLength(hull, True), True)
+        tolerance = settings.page_outline_approx * cv2.arcLength(hull, True)
+        approx = cv2.approxPolyDP(hull, tolerance, True)
         if len(approx) == 4 and cv2.isContourConvex(approx):
             candidates.append((area, approx.reshape(4, 2).astype(np.float64)))
     for _, quad in sorted(candidates, key=lambda t: -t[0])[:5]:
         if _on_frame(quad, small.shape, settings.page_frame_margin):
             continue
         ordered = order_corners(quad)
-        if _edges_are_sharp(gray, ordered):
+        if _edges_are_sharp(gray, ordered, settings=settings):
             return ordered
     return None
 
@@ -301,7 +340,7 @@ def _sheet_by_brightness(small: NDArray[np.uint8], *, settings: ReaderSettings) 
     # Paper: bright and weakly coloured relative to the rest of the photo.
     value = cv2.GaussianBlur(hsv[:, :, 2], (5, 5), 0)
     sat = cv2.GaussianBlur(hsv[:, :, 1], (5, 5), 0)
-    score = value.astype(np.float32) - 0.5 * sat.astype(np.float32)
+    score = value.astype(np.float32) - settings.page_paper_saturation * sat.astype(np.float32)
     score = cv2.normalize(score, None, 0, 255, cv2.NORM_MINMAX).astype(np.uint8)
     _, bright = cv2.threshold(score, 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU)
     # Writing and ruled lines must not split the sheet: close them.
@@ -333,20 +372,21 @@ def _sheet_by_brightness(small: NDArray[np.uint8], *, settings: ReaderSettings) 
         return None
     # The sheet must fill its quadrilateral (not an L-shaped bright area).
     quad_area = cv2.contourArea(quad.astype(np.float32))
-    if quad_area <= 0 or blob.sum() / quad_area < 0.85:
+    if quad_area <= 0 or blob.sum() / quad_area < settings.page_bright_fill:
         return None
     gray = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
-    if not _edges_are_sharp(gray, order_corners(quad)):
+    if not _edges_are_sharp(gray, order_corners(quad), settings=settings):
         return None
     return order_corners(quad)
 
 
-def _edges_are_sharp(gray: NDArray[np.uint8], quad: Corners) -> bool:
+def _edges_are_sharp(gray: NDArray[np.uint8], quad: Corners, *, settings: ReaderSettings) -> bool:
     """Whether every side of ``quad`` is a crisp paper edge, not a soft shadow.
 
     Across a paper edge the brightness jumps within a pixel or two; across the
-    edge of a shadow it ramps over many. Compare the step measured at +-1.5 px
-    with the step at +-8 px along each side (at about 400 px per photo).
+    edge of a shadow it ramps over many. Compare the step measured at
+    +-``page_step_near_px`` with the step at +-``page_step_far_px`` along each
+    side (pixels of the analysis image).
     """
     g = cv2.GaussianBlur(gray, (3, 3), 0).astype(np.float32)
     centre = quad.mean(axis=0)
@@ -359,21 +399,18 @@ def _edges_are_sharp(gray: NDArray[np.uint8], quad: Corners) -> bool:
             normal = -normal  # point inwards
 
         def sample(offset: float, pts: NDArray[np.float64] = pts, n: NDArray = normal) -> NDArray:
-            q = (pts + offset * n).astype(np.float32)
-            return cv2.remap(
-                g,
-                q[:, 0].reshape(1, -1),
-                q[:, 1].reshape(1, -1),
-                cv2.INTER_LINEAR,
-                borderMode=cv2.BORDER_REPLICATE,
-            ).ravel()
+            return _sample_across(g, pts, n, offset)
 
-        far = float(np.median(sample(8.0) - sample(-8.0)))
+        reach = settings.page_step_far_px
+        half = settings.page_step_near_px
+        far = float(np.median(sample(reach) - sample(-reach)))
         # The fitted side may sit a few pixels off the true edge: search for it.
+        search = settings.page_side_search_px
         near = max(
-            float(np.median(sample(o + 1.5) - sample(o - 1.5))) for o in np.arange(-5.0, 5.5, 0.5)
+            float(np.median(sample(o + half) - sample(o - half)))
+            for o in np.arange(-search, search + 0.5, 0.5)
         )
-        if far < 20 or near < 0.5 * far:
+        if far < settings.page_step_min or near < settings.page_step_crisp * far:
             return False
     return True
 
@@ -415,7 +452,7 @@ def extract_page(
         quad = order_corners(np.asarray(corners, dtype=np.float64) / photo_scale)
     else:
         # The sheet finder works at about 400 px: shrink once, cheaply.
-        f = min(1.0, 800.0 / max(image.shape[:2]))
+        f = min(1.0, settings.page_prescale * settings.page_analysis_px / max(image.shape[:2]))
         small = cv2.resize(image, None, fx=f, fy=f, interpolation=cv2.INTER_AREA)
         found = find_sheet(small, settings=settings)
         quad = None if found is None else found / f
@@ -423,7 +460,7 @@ def extract_page(
         # Shrink first with area averaging (a perspective warp that shrinks a
         # lot aliases thin lines away), then warp at about the final scale.
         quad_long = max(np.linalg.norm(quad - np.roll(quad, 1, axis=0), axis=1))
-        f = min(1.0, 1.25 * settings.working_long_side / quad_long)
+        f = min(1.0, settings.page_warp_oversampling * settings.working_long_side / quad_long)
         if f < 1.0:
             image = cv2.resize(image, None, fx=f, fy=f, interpolation=cv2.INTER_AREA)
             to_image = np.diag([f, f, 1.0]) @ to_image

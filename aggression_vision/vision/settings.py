@@ -45,7 +45,81 @@ class ReaderSettings:
         (see above)
     page_analysis_px : int
         The page finder looks for the sheet in a copy of the photo this many pixels
-        on its long side (its edge tests are tuned at that scale).
+        on its long side (its edge tests are tuned at that scale). The ``page_*_px``
+        settings below are pixels of that analysis image.
+    page_prescale : float
+        Before the page finder, the photo is shrunk (area averaging) to at most
+        this many times ``page_analysis_px`` on its long side, cheaply, once.
+    page_canny_low, page_canny_high : float
+        Canny hysteresis thresholds (grey levels, analysis image blurred 5x5) of
+        the sheet's outline and straight-edge finders: paper edges on a table
+        can be faint.
+    page_outline_approx : float
+        An outline's convex hull is simplified to a quadrilateral with this
+        tolerance, as a fraction of the hull's perimeter.
+    page_bright_fill : float
+        The largest bright area must fill at least this fraction of the
+        quadrilateral fitted to it (not an L-shaped area).
+    page_paper_saturation : float
+        Paper score of a pixel: brightness minus this times saturation (HSV,
+        0-255): paper is bright and weakly coloured.
+    page_step_far_px : float
+        A sheet side is a paper edge when the brightness step between
+        +- this many pixels (analysis image) across it ...
+    page_step_min : float
+        ... is at least this many grey levels (0-255, blurred 3x3) ...
+    page_step_near_px : float
+        ... and the step between +- this many pixels, at the best offset
+        across the side (the found line may lie a few pixels off the edge) ...
+    page_step_crisp : float
+        ... is at least this fraction of the far step (a crisp edge, not the
+        soft edge of a shadow).
+    page_side_search_px : float
+        Offsets searched (every half pixel, analysis image) for the crisp step
+        of a fitted outline's side, on either side of it.
+    page_line_search_px : float
+        Offsets searched (every pixel) for the crisp step of a straight-edge
+        segment; a Hough segment lies on the edge itself.
+    page_line_dip : float
+        A straight-edge segment is no paper edge when the brightness profile
+        across it (+- ``page_step_far_px``) dips this fraction of the step
+        below its darker side: a dark line along the step.
+    page_hough_votes : int
+        Edge pixels on a straight line for the Hough transform to report it
+        (analysis image) ...
+    page_hough_gap_px : int
+        ... bridging gaps up to this many pixels along it.
+    page_max_segments : int
+        Only the first this many Hough segments are tested as paper edges.
+    page_merge_cos : float
+        Two paper-edge segments are the same edge when their normals' cosine
+        exceeds this (within 5.7 degrees) ...
+    page_merge_px : float
+        ... and one lies within this many pixels of the other's line.
+    page_max_edges : int
+        The longest this many edges are combined four at a time into sheets.
+    page_turn_cos : float
+        Neighbouring sides' paper normals must have a cosine below this
+        (turn by more than 60 degrees) ...
+    page_opposite_cos : float
+        ... and opposite sides' below this (face each other within 37 degrees).
+    page_beyond_near_px, page_beyond_far_px : int
+        Four edges are refused when, in the band this many pixels beyond a
+        side (analysis image, both ends included) ...
+    page_beyond_seen : float
+        ... of which at least this fraction lies inside the photo ...
+    page_beyond_paper : float
+        ... the median brightness is at least this fraction of the paper's just
+        inside the side (paper goes on beyond a fold or a shadow's edge) ...
+    page_beyond_stroke : float
+        ... and pixels darker than this fraction of that median ...
+    page_beyond_stroke_fraction : float
+        ... are more than this fraction of the band (strokes of a drawing cut
+        by the side).
+    page_warp_oversampling : float
+        The photo is shrunk before the perspective warp to this many times the
+        working long side over the sheet's longest side (a warp that shrinks a
+        lot aliases thin lines away).
     page_frame_margin : float
         A sheet corner closer than this fraction of the long side to the photo's
         border lies on the border; two such corners mean a cut-off sheet.
@@ -242,6 +316,11 @@ class ReaderSettings:
         digit and the border it touches. Twice ``country_min_area``: pockets
         between the letters of a word welded to a box reach that minimum,
         a country emptied by a big digit is bigger. 0 turns it off.
+    cut_pocket_inradius : float
+        A paper area that gap closing splits into two or more countries, one
+        of them with an inscribed radius under this many line widths, was cut
+        into slivers (a welded '1' tied to the border across): it keeps its
+        borders unclosed. 0 turns it off.
     curl_min_length : float
         A loose-ended branch of the (not yet gap-closed) border network,
         shorter than ``writing_max_extent`` and at least this many line widths
@@ -268,6 +347,34 @@ class ReaderSettings:
     page_outside_bright: float = 0.9
     page_outside_fraction: float = 0.3
     page_analysis_px: int = 400
+    page_prescale: float = 2.0
+    page_canny_low: float = 15.0
+    page_canny_high: float = 45.0
+    page_outline_approx: float = 0.02
+    page_bright_fill: float = 0.85
+    page_paper_saturation: float = 0.5
+    page_step_far_px: float = 8.0
+    page_step_min: float = 20.0
+    page_step_near_px: float = 1.5
+    page_step_crisp: float = 0.5
+    page_side_search_px: float = 5.0
+    page_line_search_px: float = 4.0
+    page_line_dip: float = 0.5
+    page_hough_votes: int = 40
+    page_hough_gap_px: int = 8
+    page_max_segments: int = 60
+    page_merge_cos: float = 0.995
+    page_merge_px: float = 4.0
+    page_max_edges: int = 8
+    page_turn_cos: float = 0.5
+    page_opposite_cos: float = -0.8
+    page_beyond_near_px: int = 3
+    page_beyond_far_px: int = 15
+    page_beyond_seen: float = 0.3
+    page_beyond_paper: float = 0.8
+    page_beyond_stroke: float = 0.6
+    page_beyond_stroke_fraction: float = 0.02
+    page_warp_oversampling: float = 1.25
     page_frame_margin: float = 0.01
     page_margin: float = 0.012
     background_kernel: float = 0.03
@@ -334,6 +441,7 @@ class ReaderSettings:
     stub_country_inradius: float = 2.0
     protrusion_distance: float = 2.0
     swallowed_min_area: float = 80.0
+    cut_pocket_inradius: float = 3.5
     curl_min_length: float = 4.0
     curl_ratio: float = 2.5
     curl_keep: float = 2.0

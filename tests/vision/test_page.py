@@ -5,7 +5,7 @@ from dataclasses import replace
 import cv2
 import numpy as np
 
-from aggression_vision.vision.page import extract_page, find_sheet
+from aggression_vision.vision.page import _drawing_beyond, _edge_step, extract_page, find_sheet
 from aggression_vision.vision.settings import ReaderSettings
 
 
@@ -41,3 +41,37 @@ def test_a_printed_box_is_not_taken_for_the_sheet() -> None:
     img = np.full((900, 1200, 3), 225, np.uint8)
     cv2.rectangle(img, (200, 150), (1000, 750), (30, 30, 30), 6)
     assert find_sheet(img, settings=ReaderSettings()) is None
+
+
+def test_paper_with_strokes_beyond_a_side_refuses_it() -> None:
+    # Analysis-image scale: a side at x = 200, the sheet to its left, paper
+    # going on beyond it with a drawing's strokes (a fold or a shadow's edge).
+    gray = np.full((400, 400), 200, np.uint8)
+    gray[:, 200:] = 170
+    for y in range(20, 380, 12):
+        cv2.line(gray, (190, y), (230, y + 4), 40, 2)
+    a, b = np.array([200.0, 0.0]), np.array([200.0, 399.0])
+    out = np.array([1.0, 0.0])
+    s = ReaderSettings()
+    assert _drawing_beyond(gray, a, b, out, settings=s)
+    assert not _drawing_beyond(
+        gray, a, b, out, settings=replace(s, page_beyond_stroke_fraction=0.9)
+    )
+    # A dark table beyond the side is no paper.
+    table = gray.copy()
+    table[:, 200:] = 60
+    assert not _drawing_beyond(table, a, b, out, settings=s)
+
+
+def test_an_edge_step_must_be_crisp_and_strong() -> None:
+    s = ReaderSettings()
+    a, b = np.array([200.0, 20.0]), np.array([200.0, 380.0])
+    crisp = np.full((400, 400), 70, np.float32)
+    crisp[:, 200:] = 220
+    step, normal = _edge_step(crisp, a, b, settings=s)
+    assert step > 100 and normal[0] > 0.99  # towards the paper
+    soft = cv2.GaussianBlur(crisp, (0, 0), 6)  # a shadow's edge ramps
+    assert _edge_step(soft, a, b, settings=s)[0] == 0
+    weak = np.where(crisp > 100, 85, 70).astype(np.float32)  # 15 grey levels
+    assert _edge_step(weak, a, b, settings=s)[0] == 0
+    assert _edge_step(weak, a, b, settings=replace(s, page_step_min=10.0))[0] > 0
