@@ -344,7 +344,7 @@ def _sheet_by_brightness(small: NDArray[np.uint8], *, settings: ReaderSettings) 
     score = cv2.normalize(score, None, 0, 255, cv2.NORM_MINMAX).astype(np.uint8)
     _, bright = cv2.threshold(score, 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU)
     # Writing and ruled lines must not split the sheet: close them.
-    k = max(3, int(round(0.02 * max(sh, sw))) | 1)
+    k = max(3, int(round(settings.page_bright_close * max(sh, sw))) | 1)
     bright = cv2.morphologyEx(bright, cv2.MORPH_CLOSE, np.ones((k, k), np.uint8))
     bright = cv2.morphologyEx(bright, cv2.MORPH_OPEN, np.ones((k, k), np.uint8))
     count, labels, stats, _ = cv2.connectedComponentsWithStats(bright, connectivity=4)

@@ -57,6 +57,9 @@ class ReaderSettings:
     page_outline_approx : float
         An outline's convex hull is simplified to a quadrilateral with this
         tolerance, as a fraction of the hull's perimeter.
+    page_bright_close : float
+        Writing and ruling inside the bright area are closed with a square this
+        fraction of the analysis image's long side (at least 3 px, odd).
     page_bright_fill : float
         The largest bright area must fill at least this fraction of the
         quadrilateral fitted to it (not an L-shaped area).
@@ -351,6 +354,7 @@ class ReaderSettings:
     page_canny_low: float = 15.0
     page_canny_high: float = 45.0
     page_outline_approx: float = 0.02
+    page_bright_close: float = 0.02
     page_bright_fill: float = 0.85
     page_paper_saturation: float = 0.5
     page_step_far_px: float = 8.0
