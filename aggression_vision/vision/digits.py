@@ -22,6 +22,7 @@ import hashlib
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -118,6 +119,7 @@ class MarkNet:
         except cv2.error as exc:
             raise ModelNotFoundError(f"{self.path}: cannot load the ONNX model: {exc}") from exc
         self._outs = list(self._net.getUnconnectedOutLayersNames())
+        self._split = _SplitNet.load(self.path.read_bytes(), self._outs)
 
     def run(self, inputs: NDArray[np.float32]) -> NetOutput:
         """Run the network on a batch of inputs made by :func:`to_input`.
@@ -137,15 +139,200 @@ class MarkNet:
                 np.zeros((0, INPUT_W // 4, len(ALPHABET) + 1), np.float32), empty, empty
             )
         blob = np.ascontiguousarray(inputs.reshape(n, 1, INPUT_H, INPUT_W), np.float32)
-        self._net.setInput(blob, "x")
-        outs = self._net.forward(self._outs)
-        by_name = dict(zip(self._outs, outs, strict=True))
+        if self._split is not None:
+            by_name = self._split.run(blob)
+        else:
+            self._net.setInput(blob, "x")
+            outs = self._net.forward(self._outs)
+            by_name = {k: np.asarray(v, np.float32) for k, v in zip(self._outs, outs, strict=True)}
         logits = np.asarray(by_name["logits"], np.float32).reshape(n, -1, len(ALPHABET) + 1)
         marks = np.asarray(by_name["marks"], np.float32).reshape(n, 2)
         logprobs = logits - _logsumexp(logits, axis=2)[..., None]
         probs = 1.0 / (1.0 + np.exp(-marks))
         p32 = np.asarray(probs, np.float32)
         return NetOutput(logprobs.astype(np.float32), p32[:, 0], p32[:, 1])
+
+
+#: Output of the network's convolutional trunk: (N, 48, 4, INPUT_W // 4), one feature
+#: column per 4 input columns, read by both heads.
+_TRUNK_OUT = "/features/features.14/MaxPool_output_0"
+#: Input columns that trunk column j sees: 4j - _FIELD_LEFT .. 4j + _FIELD_RIGHT (three
+#: 3x3 convolutions, two 2x2 max-pools before the last two, one height-only pool after).
+_FIELD_LEFT = 11
+_FIELD_RIGHT = 14
+#: Width steps (pixels) in which the narrowed inputs are batched together.
+_WIDTH_STEP = 8
+
+
+class _SplitNet:
+    """The network run in two parts, the trunk only over the columns near ink.
+
+    Writing fills a third of the input's width on average (a one-digit number about 24
+    of 128 columns). A trunk column whose field holds no ink is the same as in an empty
+    input, so it is taken from one run on a blank input; only the columns that see ink
+    are computed, on a window of the input just wide enough that their fields lie inside
+    it. The heads then run on the whole reassembled feature map: the outputs are those
+    of the whole network (bitwise on OpenCV 5.0), for about 30% less work.
+    """
+
+    def __init__(self, trunk: Any, heads: Any, outs: list[str]) -> None:
+        self.trunk, self.heads, self.outs = trunk, heads, outs
+        self.blank = self._trunk(np.zeros((1, 1, INPUT_H, INPUT_W), np.float32))[0]
+
+    @classmethod
+    def load(cls, model: bytes, outs: list[str]) -> _SplitNet | None:
+        """Both parts cut out of the ONNX file's bytes; None when the graph is not the
+        expected one (the whole network is run then)."""
+        try:
+            trunk_b, heads_b = _onnx_split(model, _TRUNK_OUT, (48, 4))
+            trunk = cv2.dnn.readNetFromONNX(np.frombuffer(trunk_b, np.uint8))
+            heads = cv2.dnn.readNetFromONNX(np.frombuffer(heads_b, np.uint8))
+            net = cls(trunk, heads, outs)
+        except (ValueError, IndexError, cv2.error):
+            return None
+        if net.blank.shape != (48, 4, INPUT_W // 4):
+            return None
+        return net
+
+    def _trunk(self, blob: NDArray[np.float32]) -> NDArray[np.float32]:
+        self.trunk.setInput(blob, "x")
+        return np.asarray(self.trunk.forward(), np.float32)
+
+    def run(self, blob: NDArray[np.float32]) -> dict[str, NDArray[np.float32]]:
+        """The whole network's outputs by name for a (N, 1, INPUT_H, INPUT_W) batch."""
+        n = blob.shape[0]
+        n_cols = INPUT_W // 4
+        feats = np.repeat(self.blank[None], n, axis=0)
+        ink = (blob[:, 0] != 0).any(axis=1)
+        by_width: dict[int, list[tuple[int, int, int, int]]] = {}
+        for i in range(n):
+            cols = np.flatnonzero(ink[i])
+            if cols.size == 0:
+                continue
+            # The trunk columns that see ink, and the input window their fields need.
+            j0 = max(0, -(-(int(cols[0]) - _FIELD_RIGHT) // 4))
+            j1 = min(n_cols - 1, (int(cols[-1]) + _FIELD_LEFT) // 4)
+            w0 = max(0, 4 * j0 - _FIELD_LEFT) // 4 * 4
+            w1 = min(INPUT_W, 4 * j1 + _FIELD_RIGHT + 1)
+            width = min(INPUT_W, -(-(w1 - w0) // _WIDTH_STEP) * _WIDTH_STEP)
+            by_width.setdefault(width, []).append((i, min(w0, INPUT_W - width), j0, j1))
+        for width, items in by_width.items():
+            part = np.ascontiguousarray(
+                np.stack([blob[i, :, :, w0 : w0 + width] for i, w0, _, _ in items])
+            )
+            out = self._trunk(part)
+            for k, (i, w0, j0, j1) in enumerate(items):
+                c0 = w0 // 4
+                feats[i, :, :, j0 : j1 + 1] = out[k, :, :, j0 - c0 : j1 + 1 - c0]
+        self.heads.setInput(feats, _TRUNK_OUT)
+        outs = self.heads.forward(self.outs)
+        return {k: np.asarray(v, np.float32) for k, v in zip(self.outs, outs, strict=True)}
+
+
+def _onnx_split(model: bytes, cut: str, shape: tuple[int, ...]) -> tuple[bytes, bytes]:
+    """An ONNX model's bytes cut at tensor ``cut`` (of shape (N, *shape, W)) into the graph
+    up to it and the graph after it, by editing the protocol buffer directly (the onnx
+    package is only a training dependency).
+
+    Raises ValueError when the graph has no node making ``cut``.
+    """
+    top = _pb_fields(model)
+    gi = next(k for k, (f, _, _) in enumerate(top) if f == 7)  # ModelProto.graph
+    graph = _pb_fields(top[gi][2])
+    nodes = []  # (bytes, inputs, outputs) in graph order (NodeProto input 1, output 2)
+    for f, _, v in graph:
+        if f == 1:
+            nf = _pb_fields(v)
+            ins = {bytes(x[2]).decode() for x in nf if x[0] == 1}
+            outs = {bytes(x[2]).decode() for x in nf if x[0] == 2}
+            nodes.append((v, ins, outs))
+    at = [k for k, (_, _, outs) in enumerate(nodes) if cut in outs]
+    if not at:
+        raise ValueError(f"no node makes {cut}")
+    # (Batch and width symbolic: the trunk also runs on narrower inputs.)
+    dims = [_pb([(1, 2, _pb([(2, 2, b"n")]))])]
+    dims += [_pb([(1, 2, _pb([(1, 0, d)]))]) for d in shape]
+    dims += [_pb([(1, 2, _pb([(2, 2, b"w")]))])]
+    tensor_type = _pb([(1, 0, 1), (2, 2, b"".join(dims))])  # float, shape
+    value_info = _pb([(1, 2, cut.encode()), (2, 2, _pb([(1, 2, tensor_type)]))])
+
+    def subgraph(part: list[tuple[bytes, set[str], set[str]]], drop: set[int], extra: int) -> bytes:
+        used = set().union(*(ins for _, ins, _ in part))
+        fields = [(1, 2, v) for v, _, _ in part]
+        for f, wt, v in graph:
+            if f == 1 or f in drop:
+                continue
+            if f == 5:  # initializer: kept when a kept node reads it (TensorProto.name 8)
+                name = next(bytes(x[2]).decode() for x in _pb_fields(v) if x[0] == 8)
+                if name not in used:
+                    continue
+            fields.append((f, wt, v))
+        fields.append((extra, 2, value_info))
+        out = list(top)
+        out[gi] = (7, 2, _pb(fields))
+        return _pb(out)
+
+    # GraphProto: input 11, output 12, value_info 13.
+    trunk = subgraph(nodes[: at[0] + 1], {12, 13}, 12)
+    heads = subgraph(nodes[at[0] + 1 :], {11, 13}, 11)
+    return trunk, heads
+
+
+def _pb_varint(b: bytes, i: int) -> tuple[int, int]:
+    value = shift = 0
+    while True:
+        c = b[i]
+        i += 1
+        value |= (c & 0x7F) << shift
+        shift += 7
+        if c < 0x80:
+            return value, i
+
+
+def _pb_fields(b: bytes) -> list[tuple[int, int, Any]]:
+    """A protocol buffer message's fields: (number, wire type, int or bytes)."""
+    i = 0
+    out: list[tuple[int, int, Any]] = []
+    while i < len(b):
+        key, i = _pb_varint(b, i)
+        f, wt = key >> 3, key & 7
+        if wt == 0:
+            v, i = _pb_varint(b, i)
+            out.append((f, wt, v))
+        elif wt == 2:
+            size, i = _pb_varint(b, i)
+            out.append((f, wt, bytes(b[i : i + size])))
+            i += size
+        elif wt in (1, 5):
+            size = 8 if wt == 1 else 4
+            out.append((f, wt, bytes(b[i : i + size])))
+            i += size
+        else:
+            raise ValueError(f"unsupported protobuf wire type {wt}")
+    return out
+
+
+def _pb_varint_bytes(v: int) -> bytes:
+    out = bytearray()
+    while True:
+        c, v = v & 0x7F, v >> 7
+        if not v:
+            out.append(c)
+            return bytes(out)
+        out.append(c | 0x80)
+
+
+def _pb(fields: list[tuple[int, int, Any]]) -> bytes:
+    out = bytearray()
+    for f, wt, v in fields:
+        out += _pb_varint_bytes((f << 3) | wt)
+        if wt == 0:
+            out += _pb_varint_bytes(v)
+        elif wt == 2:
+            out += _pb_varint_bytes(len(v)) + v
+        else:
+            out += v
+    return bytes(out)
 
 
 @lru_cache(maxsize=4)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 import re
 
+import cv2
 import numpy as np
 import pytest
 
@@ -119,3 +120,30 @@ def test_ctc_log_likelihood_float32_agrees_and_prefixes_are_shared() -> None:
     # One candidate alone scores as it does among the others.
     alone = digits.ctc_log_likelihood(lp, ("A12",))[:, 0]
     np.testing.assert_allclose(alone, ll64[:, vocab.index("A12")], rtol=1e-9)
+
+
+def test_split_network_matches_whole_network() -> None:
+    """The trunk run only near the ink (digits._SplitNet) gives the whole network's outputs:
+    ink of every width, anywhere from the left edge to the right, and blank inputs."""
+    rng = np.random.default_rng(11)
+    inputs = np.zeros((40, digits.INPUT_H, digits.INPUT_W), np.float32)
+    for i in range(1, 40):
+        width = int(rng.integers(1, digits.INPUT_W + 1))
+        x0 = int(rng.integers(0, digits.INPUT_W - width + 1))
+        if i % 5 == 1:
+            x0 = 0 if i % 10 == 1 else digits.INPUT_W - width
+        patch = rng.random((digits.INPUT_H - 6, width)) < 0.25
+        inputs[i, 3:-3, x0 : x0 + width] = patch * rng.uniform(0.2, 1.0, patch.shape)
+    net = digits.MarkNet()
+    assert net._split is not None, "the shipped model should be run in two parts"
+    out = net.run(inputs)
+    whole = cv2.dnn.readNetFromONNX(str(digits.MODEL_PATH))
+    names = list(whole.getUnconnectedOutLayersNames())
+    whole.setInput(inputs[:, None], "x")
+    ref = dict(zip(names, whole.forward(names), strict=True))
+    logits = np.asarray(ref["logits"], np.float32)
+    logprobs = logits - np.log(np.exp(logits).sum(axis=2, keepdims=True))
+    np.testing.assert_allclose(out.logprobs, logprobs, atol=1e-5)
+    probs = 1.0 / (1.0 + np.exp(-np.asarray(ref["marks"], np.float32)))
+    np.testing.assert_allclose(out.underlined, probs[:, 0], atol=1e-6)
+    np.testing.assert_allclose(out.crossed, probs[:, 1], atol=1e-6)
