@@ -559,6 +559,7 @@ class _Found:
     order: list[int]
     centroids: list[tuple[float, float]]
     area: NDArray[np.float64]
+    inradius: NDArray[np.float32]
 
 
 def _frames(
@@ -645,7 +646,9 @@ def _countries(
     wide[0] = False
     barrier = (sea | wide)[pockets] & free
     sea_mask = sea[pockets] & free
-    return _Found(count, pockets, stats, labels, barrier, sea_mask, ids, order, centroids, area)
+    return _Found(
+        count, pockets, stats, labels, barrier, sea_mask, ids, order, centroids, area, inradius
+    )
 
 
 def swallowed_countries(
@@ -705,6 +708,74 @@ def swallowed_countries(
     # bincount rather than unique: no sort of a million labels.
     big &= np.bincount(pockets[found], minlength=count) == 0
     return big[pockets]
+
+
+def cut_pockets(
+    raw_borders: NDArray[np.bool_],
+    pockets: NDArray[np.int32],
+    inradius: NDArray[np.float32],
+    *,
+    min_inradius: float,
+    max_inradius: float,
+) -> NDArray[np.bool_]:
+    """Paper areas that gap closing cut into two slivers.
+
+    A straight pen stroke (a '1') welded to a border by its foot, its top a
+    little short of the border across, is tied to that border by gap closing
+    and cuts its country in two slivers, each narrower than the writing that
+    cut it. A real gap (a line stopping short of the one it meets) is closed
+    between countries with room for their numbers, or between a narrow
+    country and a wider one. (Undoing every closing that leaves a narrow
+    country, whatever its neighbours, merged real narrow countries on the
+    synthetic photos.)
+
+    Parameters
+    ----------
+    raw_borders : (H, W) bool
+        The border network before gap closing.
+    pockets : (H, W) int32
+        The paper areas after closing (8-connected labels, 0 on the borders).
+    inradius : (count,) float
+        Inscribed radius of each paper area after closing, pixels.
+    min_inradius : float
+        Pixels: smaller paper areas after closing are not countries (the sea
+        and other wide areas count as wide countries).
+    max_inradius : float
+        Pixels: a paper area before closing that closing splits into exactly
+        two countries, both with a smaller inscribed radius, was cut.
+
+    Returns
+    -------
+    (H, W) bool, the paper of the cut areas (before closing).
+    """
+    n1 = len(inradius)
+    is_country = inradius >= min_inradius
+    is_country[0] = False
+    thin_ = is_country & (inradius < max_inradius)
+    none = np.zeros(raw_borders.shape, dtype=bool)
+    if not thin_.any():
+        return none
+    count, before = cv2.connectedComponents((~raw_borders).astype(np.uint8), connectivity=8)
+    # Which paper areas before closing hold which countries after (the
+    # second writing split can take ink off, so a country may lie in two).
+    # Every other pixel is enough: a country holds a disc of a few pixels.
+    after, held_by = pockets[::2, ::2], before[::2, ::2]
+    pick = is_country[after] & (held_by > 0)
+    key = held_by[pick].astype(np.int64) * n1 + after[pick]
+    if count * n1 <= 1 << 26:
+        key = np.nonzero(np.bincount(key, minlength=count * n1))[0]
+    else:
+        key = np.unique(key)
+    holder, held = key // n1, key % n1
+    parts = np.bincount(holder, minlength=count)
+    wide = np.zeros(count, dtype=bool)
+    wide[holder[~thin_[held]]] = True
+    cut = (parts == 2) & ~wide
+    cut[0] = False
+    # Sea: within a pixel of the image's edge, as in _countries.
+    cut[np.concatenate([before[:2].ravel(), before[-2:].ravel()])] = False
+    cut[np.concatenate([before[:, :2].ravel(), before[:, -2:].ravel()])] = False
+    return cut[before]
 
 
 def _drop_small_bridged(
@@ -839,6 +910,22 @@ def segment(
         )
         if swallowed.any():
             borders &= ~swallowed
+            loose = _countries(
+                borders,
+                line_width=lw,
+                settings=settings,
+                min_inradius=settings.stub_country_inradius,
+            )
+    if settings.cut_pocket_inradius > 0:
+        cut = cut_pockets(
+            raw_borders,
+            loose.pockets,
+            loose.inradius,
+            min_inradius=settings.stub_country_inradius * lw,
+            max_inradius=settings.cut_pocket_inradius * lw,
+        )
+        if cut.any():
+            borders &= ~cut
             loose = _countries(
                 borders,
                 line_width=lw,

@@ -320,9 +320,9 @@ class ReaderSettings:
         between the letters of a word welded to a box reach that minimum,
         a country emptied by a big digit is bigger. 0 turns it off.
     cut_pocket_inradius : float
-        A paper area that gap closing splits into two or more countries, one
-        of them with an inscribed radius under this many line widths, was cut
-        into slivers (a welded '1' tied to the border across): it keeps its
+        A paper area that gap closing splits into exactly two countries, both
+        with an inscribed radius under this many line widths, was cut into
+        slivers (a welded '1' tied to the border across): it keeps its
         borders unclosed. 0 turns it off.
     curl_min_length : float
         A loose-ended branch of the (not yet gap-closed) border network,

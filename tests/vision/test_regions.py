@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import cv2
 import numpy as np
 import pytest
@@ -18,6 +20,7 @@ from aggression_vision.vision.regions import (
     bridge_ends,
     close_gaps,
     curled_branches,
+    cut_pockets,
     segment,
     split_writing,
     swallowed_countries,
@@ -381,3 +384,54 @@ def test_a_straight_piece_of_border_cut_off_by_gaps_is_no_writing() -> None:
     off = ReaderSettings(fragment_min_extent=0.0)
     _, writing = split_writing(mask.astype(bool), line_width=4.0, settings=off)
     assert writing[185:205, 60:110].any()
+
+
+def _cut(raw: NDArray[np.bool_], closed: NDArray[np.bool_], thin: float) -> NDArray[np.bool_]:
+    """cut_pockets on the paper areas of ``closed`` holding a disc of 5 px."""
+    free = (~closed).astype(np.uint8)
+    count, pockets = cv2.connectedComponents(free, connectivity=8)
+    dist = cv2.distanceTransform(free, cv2.DIST_L2, 5)
+    inradius = np.zeros(count, dtype=np.float32)
+    np.maximum.at(inradius, pockets.ravel(), dist.ravel())
+    return cut_pockets(raw, pockets, inradius, min_inradius=5.0, max_inradius=thin)
+
+
+def test_a_country_cut_into_slivers_by_gap_closing_keeps_its_gap() -> None:
+    # A box whose bottom line carries a straight stroke (a welded '1') that
+    # stops short of the top line; closing tied it on and cut the box in two.
+    raw = np.zeros((100, 200), dtype=bool)
+    raw[10, 10:191] = raw[90, 10:191] = True
+    raw[10:91, 10] = raw[10:91, 100] = raw[10:91, 190] = True
+    raw[16:91, 55] = True
+    closed = raw.copy()
+    closed[10:16, 55] = True
+    out = _cut(raw, closed, 30.0)
+    assert out[50, 30] and out[50, 80] and not out[50, 150] and not raw[out].any()
+    # Halves wide enough to be countries: nothing.
+    assert not _cut(raw, closed, 15.0).any()
+    # A narrow country beside a wide one: a real border.
+    raw[16:91, 55] = False
+    raw[16:91, 30] = True
+    closed = raw.copy()
+    closed[10:16, 30] = True
+    assert not _cut(raw, closed, 30.0).any()
+
+
+def test_a_welded_one_tied_to_the_border_across_is_writing() -> None:
+    rng = np.random.default_rng(3)
+    img = _paper()
+    xs, ys = np.linspace(150, 750, 10), np.linspace(120, 600, 10)
+    for x in xs:
+        cv2.polylines(img, [_wobbly((x, 120), (x, 600), rng)], False, INK, 6, cv2.LINE_AA)
+    for y in ys:
+        cv2.polylines(img, [_wobbly((150, y), (750, y), rng)], False, INK, 6, cv2.LINE_AA)
+    # A '1' in the middle cell: its foot on the bottom line, its top 8 px
+    # short of the top line (gap closing reaches it).
+    cx, cy = int((xs[4] + xs[5]) / 2), (ys[4] + ys[5]) / 2
+    cv2.line(img, (cx, int(ys[4]) + 11), (cx, int(ys[5])), INK, 6, cv2.LINE_AA)
+    cv2.line(img, (cx, int(ys[4]) + 11), (cx - 12, int(ys[4]) + 25), INK, 6, cv2.LINE_AA)
+    # These cells are wider for their lines than a real sudoku's: the halves
+    # the '1' cuts are 3.5 and 4.1 line widths.
+    seg = segment(img, settings=replace(ReaderSettings(), cut_pocket_inradius=4.5))
+    assert len(seg.regions) == 81
+    assert _cell_of(seg, cx - 15, cy) == _cell_of(seg, cx + 15, cy)
