@@ -207,6 +207,14 @@ class MarksSettings:
     faint_border : float
         Faint ink within this many line widths of a border is the border's blurred
         edge, not writing.
+    outline_margin : float
+        Ink of a cluster outside its country or within this many line widths of the
+        country's outline (its edge or a border) is left out of the crop read when it
+        makes a piece at least ``outline_piece`` writing heights long there: a printed
+        grid corner or frame line beside a digit (a sudoku cell's), a header's text
+        grouped with it. Not for the orientation vote's crops (0 turns it off).
+    outline_piece : float
+        See ``outline_margin``.
     residue_bar_length : float
         A component is made of straight bars parallel to the page's sides when opening
         it with a line as long as this fraction of its width (height) keeps ...
@@ -272,6 +280,8 @@ class MarksSettings:
     faint_min_height: float = 0.5
     faint_gap: float = 0.25
     faint_border: float = 2.0
+    outline_margin: float = 1.0
+    outline_piece: float = 1.0
     residue_bar_length: float = 0.5
     residue_coverage: float = 0.85
     residue_max_size: float = 5.0
@@ -436,7 +446,7 @@ def read_page(
             turned = _rotate_window(seg, (ox, oy), seg_full.gray.shape, turn)
             clusters, crops = extract_clusters(turned, cfg, splits=True, bars=False)
     if not turn:
-        if not first.same_for_reading:
+        if not first.same_for_reading or cfg.outline_margin > 0:
             upright = {}  # (other crops)
         clusters, crops = first.for_reading().with_splits()
         # (Boxes back in the page's frame.)
@@ -556,15 +566,19 @@ class _Extraction:
         self.cut: _Cutter | None = None
         self.stats = np.zeros((0, 5), np.int32)
         self._read_keep: list[int] = []
+        # The orientation vote reads the clusters with grid pieces along their country's
+        # outline (``outline_margin``): its voters were tuned so; the reading without.
+        self._outline = not vote
         self._find(seg, cfg, bars, vote)
 
     def for_reading(self) -> _Extraction:
         """The clusters as cut for reading: these, or (when the reading's border-piece
         reach leaves other pieces) those grouped again from the same components."""
-        if self.same_for_reading:
+        if self.same_for_reading and (self._outline or self.cfg.outline_margin <= 0):
             return self
         other = copy.copy(self)
         other.clusters, other.crops, other.same_for_reading = [], [], True
+        other._outline = True
         other._group(self._read_keep, bars=False)
         return other
 
@@ -683,7 +697,7 @@ class _Extraction:
         groups: dict[int, list[int]] = {}
         for i in keep:
             groups.setdefault(find(i), []).append(i)
-        cut = _Cutter(seg, cc, stats, comp_region, text_h, cfg)
+        cut = _Cutter(seg, cc, stats, comp_region, text_h, cfg, outline=self._outline)
         self.cut, self.stats = cut, stats
         for comps in sorted(groups.values(), key=lambda c: (stats[c[0]][1], stats[c[0]][0])):
             cl, ink = cut(comps, faint=True)
@@ -806,6 +820,8 @@ class _Cutter:
         comp_region: NDArray[np.int32],
         text_h: float,
         cfg: MarksSettings,
+        *,
+        outline: bool = True,
     ) -> None:
         lw = max(float(seg.line_width), 1.0)
         self.seg, self.cc, self.stats, self.comp_region, self.text_h = (
@@ -822,6 +838,8 @@ class _Cutter:
         self.lw = lw
         self.near_border = np.ones((2 * int(round(cfg.faint_border * lw)) + 1,) * 2, np.uint8)
         self.min_area = cfg.min_component_area * lw * lw
+        r = int(round(cfg.outline_margin * lw))
+        self.outline = np.ones((2 * r + 1,) * 2, np.uint8) if outline and r > 0 else None
 
     def __call__(
         self, comps: list[int], *, faint: bool = False
@@ -842,12 +860,29 @@ class _Cutter:
         lut[list(comps)] = True
         own = lut[self.cc[win]]
         mask = cv2.dilate(own.astype(np.uint8), self.grow) > 0
+        region = int(self.comp_region[comps[0]])
+        if self.outline is not None:
+            # Ink on or just inside the country's outline is printed grid or frame line
+            # (a sudoku cell's corner welded to its digit) or lies outside the country
+            # (a header's text grouped with a digit through a grid line): left out.
+            inner = (self.seg.labels[win] == region) & ~self.seg.borders[win]
+            band = own & (cv2.erode(inner.astype(np.uint8), self.outline, borderValue=1) == 0)
+            if band.any():
+                # Only long pieces there: a digit's stroke that touches the border
+                # leaves a short stub in the band and keeps it.
+                n, lab, st, _ = _components(band.astype(np.uint8))
+                long_ = np.flatnonzero(
+                    np.maximum(st[:, 2], st[:, 3]) >= self.cfg.outline_piece * self.text_h
+                )
+                long_ = long_[long_ > 0]
+                if long_.size:
+                    cut = np.isin(lab, long_).astype(np.uint8)
+                    mask &= cv2.dilate(cut, self.grow) == 0
         gray = self.seg.gray[win].astype(np.float32)
         paper = cv2.dilate(gray, np.ones((k, k), np.uint8))
         dark = np.clip(paper - gray, 0, None)
         inside = dark[mask]
         top = _percentile90(inside) if inside.size else 0.0
-        region = int(self.comp_region[comps[0]])
         found = None
         added = False
         # Only beside writing of some substance (not a sliver of border or ruling).

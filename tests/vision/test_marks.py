@@ -410,3 +410,24 @@ def test_a_page_with_letters_beside_numbers_looks_labelled() -> None:
     assert looks_labelled(named, 0.25)
     assert not looks_labelled(named, 0.5)
     assert not looks_labelled([], 0.25)
+
+
+def test_a_grid_corner_along_the_outline_is_left_out_of_the_digit() -> None:
+    seg = _page([{"number": 3}], seed=5)
+    ys, xs = np.nonzero(seg.writing)
+    # A tight square country around the number (a sudoku cell) ...
+    x0, y0, x1, y1 = xs.min() - 14, ys.min() - 14, xs.max() + 15, ys.max() + 15
+    seg.labels[:] = 0
+    seg.labels[y0:y1, x0:x1] = 1
+    seg.borders[:] = False
+    seg.borders[y0 - 3 : y1 + 3, x0 - 3 : x1 + 3] = True
+    seg.borders[y0:y1, x0:x1] = False
+    # ... with a printed corner just inside its top and right sides, taken for writing.
+    corner = np.zeros_like(seg.writing)
+    corner[y0 + 1 : y0 + 4, x0 + 8 : x1 - 1] = True
+    corner[y0 + 1 : y1 - 8, x1 - 4 : x1 - 1] = True
+    seg.writing |= corner
+    seg.ink = seg.writing | seg.borders
+    seg.gray[corner | seg.borders] = 60
+    assert read_marks(seg)[1].armies == 3
+    assert read_marks(seg, settings=MarksSettings(outline_margin=0.0))[1].armies != 3
