@@ -139,6 +139,17 @@ def _branch_from(
     return path, False
 
 
+#: Pixels of the working image around the removed printed ruling that count as
+#: on it (the ruling mask's own edge is uncertain by a pixel or two).
+RULING_REACH_PX = 2
+
+
+def _near_ruling(ruling: NDArray[np.bool_]) -> NDArray[np.bool_]:
+    """The pixels within :data:`RULING_REACH_PX` of the removed printed ruling."""
+    size = 2 * RULING_REACH_PX + 1
+    return cv2.dilate(ruling.astype(np.uint8), np.ones((size, size), np.uint8)) > 0
+
+
 def _loose_ends(skeleton: NDArray[np.bool_]) -> NDArray[np.bool_]:
     """Skeleton pixels with exactly one skeleton neighbour: where a line stops."""
     count = cv2.filter2D(
@@ -206,7 +217,7 @@ def bridge_ends(
     out = borders.astype(np.uint8)
     on_ruling = None
     if ruling is not None and ruling.any() and max_on_ruling < 1.0:
-        on_ruling = cv2.dilate(ruling.astype(np.uint8), np.ones((5, 5), np.uint8)).astype(bool)
+        on_ruling = _near_ruling(ruling)
     r = int(np.ceil(reach))
     cos_cone = float(np.cos(np.radians(cone)))
     walk = int(np.ceil(max(min_branch, 4.0 * line_width)))
@@ -508,7 +519,7 @@ def split_writing(
         )
         near_ruling = None
         if ruling is not None and line.any() and ruling.any():
-            near_ruling = cv2.dilate(ruling.astype(np.uint8), np.ones((5, 5), np.uint8)) > 0
+            near_ruling = _near_ruling(ruling)
         for k in np.nonzero(line)[0]:
             x, y, cw, ch = stats[k, :4]
             mine = labels[y : y + ch, x : x + cw] == k
@@ -651,6 +662,14 @@ def _countries(
     )
 
 
+def _edge_labels(labels: NDArray[np.int32]) -> NDArray[np.int32]:
+    """The labels found within a pixel of the image's edge: the sea, as in
+    :func:`_countries` (``_touches_border`` with margin 1)."""
+    return np.concatenate(
+        [labels[:2].ravel(), labels[-2:].ravel(), labels[:, :2].ravel(), labels[:, -2:].ravel()]
+    )
+
+
 def swallowed_countries(
     raw_borders: NDArray[np.bool_],
     countries: NDArray[np.int32],
@@ -698,10 +717,7 @@ def swallowed_countries(
     big = np.zeros(count, dtype=bool)
     big[np.unique(pockets[seeds])] = True
     big &= np.bincount(pockets.ravel(), minlength=count) >= min_area
-    # Sea: within a pixel of the image's edge, as in _countries.
-    frame = np.concatenate([pockets[:2].ravel(), pockets[-2:].ravel()])
-    big[frame] = False
-    big[np.concatenate([pockets[:, :2].ravel(), pockets[:, -2:].ravel()])] = False
+    big[_edge_labels(pockets)] = False
     big[0] = False
     if not big.any():
         return none
@@ -772,9 +788,7 @@ def cut_pockets(
     wide[holder[~thin_[held]]] = True
     cut = (parts == 2) & ~wide
     cut[0] = False
-    # Sea: within a pixel of the image's edge, as in _countries.
-    cut[np.concatenate([before[:2].ravel(), before[-2:].ravel()])] = False
-    cut[np.concatenate([before[:, :2].ravel(), before[:, -2:].ravel()])] = False
+    cut[_edge_labels(before)] = False
     return cut[before]
 
 
