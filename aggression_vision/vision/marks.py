@@ -261,6 +261,9 @@ class MarksSettings:
     split_max: int = 2
     split_min_prob: float = 0.5
     split_not_letters: str = "IO"
+    split_letter_mass: float = 0.35
+    split_number_mass: float = 0.5
+    split_never_letters: str = "O"
     number_min_height: float = 0.6
     labelled_fraction: float = 0.3
     number_from_letter: float = 0.3
@@ -457,12 +460,17 @@ def read_page(
     else:
         upright = {}
     readings = read_clusters(crops, clusters, backend=backend, settings=cfg, net=net, known=upright)
-    readings = resolve_splits(readings, cfg)
+    resolved = resolve_splits(readings, cfg)
+    with_letter = {r.cluster.region for r in resolved if r.letter}
+    labelled = len(with_letter) >= cfg.labelled_fraction * max(1, len(seg_full.regions))
+    if labelled:
+        # A lettered page names every country: one whose writing holds no letter
+        # reading has its letter grouped with its number, and a split into a letter
+        # and a number needs less evidence there.
+        resolved = resolve_splits(readings, cfg, letterless=with_letter)
     by_region: dict[int, list[ClusterReading]] = {}
-    for r in readings:
+    for r in resolved:
         by_region.setdefault(r.cluster.region, []).append(r)
-    with_letter = sum(any(r.letter for r in rs) for rs in by_region.values())
-    labelled = with_letter >= cfg.labelled_fraction * max(1, len(seg_full.regions))
     marks = {
         reg.index: combine(by_region.get(reg.index, []), cfg, labelled=labelled)
         for reg in seg_full.regions
@@ -1634,13 +1642,21 @@ def _readings(
 
 
 def resolve_splits(
-    readings: list[ClusterReading], settings: MarksSettings | None = None
+    readings: list[ClusterReading],
+    settings: MarksSettings | None = None,
+    *,
+    letterless: set[int] | None = None,
 ) -> list[ClusterReading]:
     """Keep each whole cluster, or the two parts of one of its trial splits.
 
     ``readings`` are those of :func:`extract_clusters` with ``splits=True``: the whole
     clusters first, then the parts. A split wins when one part reads as a letter and the
     other as a number, both confidently (the best such split by its weaker part).
+
+    ``letterless``: on a lettered page, the regions that DO hold a letter reading; in
+    the others a split also wins when one part carries at least ``split_letter_mass``
+    of its posterior on the letters (any letter but ``split_never_letters``) and the
+    other ``split_number_mass`` on the numbers.
     """
     cfg = settings or MarksSettings()
     whole = [r for r in readings if r.cluster.split_of is None]
@@ -1658,8 +1674,34 @@ def resolve_splits(
             p = min(a.probability, b.probability)
             if kinds == {"letter", "number"} and p > best_p:
                 best, best_p = (a, b), p
+        if best is None and letterless is not None and r.cluster.region not in letterless:
+            best = _letter_split(cand, cfg)
         out.extend(best if best else (r,))
     return out
+
+
+def _letter_split(
+    cand: list[ClusterReading], cfg: MarksSettings
+) -> tuple[ClusterReading, ClusterReading] | None:
+    """The trial split of ``cand`` (parts in pairs) likeliest to be a letter beside a
+    number by the posterior masses (see ``letterless`` of :func:`resolve_splits`), its
+    parts read as that letter and that number; None when none is likely enough."""
+    best: tuple[ClusterReading, ClusterReading] | None = None
+    best_p = 0.0
+    for a, b in zip(cand[::2], cand[1::2], strict=True):
+        for let, num in ((a, b), (b, a)):
+            if not let.alt_letter or let.alt_letter in cfg.split_never_letters:
+                continue
+            if let.letter_mass < cfg.split_letter_mass or not num.alt_number:
+                continue
+            if num.number_mass < cfg.split_number_mass:
+                continue
+            p = let.letter_mass * num.number_mass
+            if p > best_p:
+                lr = replace(let, text=let.alt_letter, probability=let.letter_mass)
+                nr = replace(num, text=num.alt_number, probability=num.number_mass)
+                best, best_p = ((lr, nr) if let is a else (nr, lr)), p
+    return best
 
 
 def _kind(text: str, cfg: MarksSettings) -> str:
@@ -1684,10 +1726,12 @@ def combine(
     cfg = settings or MarksSettings()
     numbers = [r for r in readings if r.number is not None]
     letters = [r for r in readings if r.letter is not None]
-    if labelled and len(numbers) > 1 and not letters:
-        # One country, one number: of two number readings and no letter, the one that
-        # reads most like a letter is the country's letter (an "S" read as 5).
-        r = max(numbers, key=lambda r: r.letter_mass)
+    tall = [r for r in numbers if r.cluster.height >= cfg.number_min_height]
+    if labelled and len(tall) > 1 and not letters:
+        # One country, one number: of two number readings of writing height and no
+        # letter, the one that reads most like a letter is the country's letter (an "S"
+        # read as 5). (A smaller one is a fragment: the number is the tall one.)
+        r = max(tall, key=lambda r: r.letter_mass)
         if r.alt_letter:
             numbers = [n for n in numbers if n is not r]
             letters = [replace(r, text=r.alt_letter, probability=r.letter_mass)]

@@ -431,3 +431,54 @@ def test_a_grid_corner_along_the_outline_is_left_out_of_the_digit() -> None:
     seg.gray[corner | seg.borders] = 60
     assert read_marks(seg)[1].armies == 3
     assert read_marks(seg, settings=MarksSettings(outline_margin=0.0))[1].armies != 3
+
+
+def test_on_a_lettered_page_a_country_without_letter_splits_off_a_likely_letter() -> None:
+    from aggression_vision.vision.marks import Cluster, ClusterReading, resolve_splits
+
+    def reading(
+        text: str, p: float, split_of: tuple[int, int] | None, letter: str, lm: float, nm: float
+    ) -> ClusterReading:
+        return ClusterReading(
+            Cluster(1, (0, 0, 30, 20), (1,), split_of=split_of),
+            text,
+            p,
+            0,
+            0,
+            alt_letter=letter,
+            letter_mass=lm,
+            alt_number=text if text.isdigit() else "1",
+            number_mass=nm,
+        )
+
+    # "8I" read whole as 81; its right part reads "1" or "I" (the letter I is a digit too).
+    whole = reading("81", 0.9, None, "B", 0.0, 1.0)
+    parts = [reading("8", 0.95, (0, 0), "B", 0.0, 1.0), reading("1", 0.6, (0, 1), "I", 0.4, 0.6)]
+    assert resolve_splits([whole, *parts]) == [whole]
+    # The page names its countries and this one (region 1) has no letter reading.
+    got = resolve_splits([whole, *parts], letterless=set())
+    assert [(r.text, r.cluster.split_of) for r in got] == [("8", (0, 0)), ("I", (0, 1))]
+    # Another cluster of the country reads as a letter already: kept whole.
+    assert resolve_splits([whole, *parts], letterless={1}) == [whole]
+    # Too little of the part's posterior on the letters: kept whole.
+    weak = [parts[0], reading("1", 0.8, (0, 1), "I", 0.1, 0.9)]
+    assert resolve_splits([whole, *weak], letterless=set()) == [whole]
+    # Never the letter O (a "10").
+    zero = [reading("1", 0.9, (0, 0), "I", 0.1, 0.9), reading("0", 0.5, (0, 1), "O", 0.5, 0.5)]
+    assert (
+        resolve_splits([reading("10", 0.9, None, "O", 0.0, 1.0), *zero], letterless=set())[0].text
+        == "10"
+    )
+
+
+def test_on_a_lettered_page_a_fragment_does_not_turn_the_number_into_a_letter() -> None:
+    from aggression_vision.vision.marks import Cluster, ClusterReading, combine
+
+    def reading(text: str, p: float, height: float, alt: str, mass: float) -> ClusterReading:
+        cl = Cluster(1, (0, 0, 40, 40), (1,), height)
+        return ClusterReading(cl, text, p, 0.0, 0.0, alt, mass)
+
+    one = reading("1", 0.7, 0.95, "I", 0.16)
+    speck = reading("7", 0.6, 0.15, "Z", 0.03)  # a small piece of a stroke
+    m = combine([one, speck], labelled=True)
+    assert (m.armies, m.letter) == (1, None)
