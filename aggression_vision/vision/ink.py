@@ -553,6 +553,37 @@ def _local_level(
     return cv2.resize(grid, (w, h), interpolation=cv2.INTER_LINEAR)
 
 
+def _grey_on_coloured_ruling(
+    image: NDArray[np.uint8],
+    darkness: NDArray[np.float32],
+    ruling: NDArray[np.bool_],
+    *,
+    settings: ReaderSettings,
+) -> NDArray[np.bool_]:
+    """Pixels of ``ruling`` that are grey where the printed ruling is coloured.
+
+    Squared and Seyes paper is mostly printed in blue or violet: its lines are
+    much darker in the red channel than in the blue one. Pencil and black ink
+    are grey. Light pencil drawn along a grid line is as dark and as thin as
+    the line, but it stays grey. The colour of a pixel is ``(red darkness -
+    blue darkness) / grey darkness``: about 0 for grey, 1 or more for blue
+    print (negative for red print).
+    """
+    dark = ruling & (darkness > settings.ink_darkness)
+    if int(dark.sum()) < settings.ruling_colour_pixels:
+        return np.zeros_like(ruling)
+    # A light blur: the colour of a line one pixel wide is noisy (demosaicing, JPEG).
+    soft = cv2.GaussianBlur(image, (3, 3), 0)
+    red, _ = paper_darkness(soft[:, :, 2], settings=settings)
+    blue, _ = paper_darkness(soft[:, :, 0], settings=settings)
+    colour = (red - blue) / np.maximum(darkness, settings.ink_darkness)
+    typical = float(np.median(colour[dark]))
+    if abs(typical) < settings.ruling_colour_min:
+        return np.zeros_like(ruling)
+    # Grey: nearer to neutral than ruling_colour_keep of the print's colour.
+    return dark & (np.sign(typical) * colour < settings.ruling_colour_keep * abs(typical))
+
+
 def find_ink(image: NDArray[np.uint8], *, settings: ReaderSettings) -> Ink:
     """Find the drawn ink of the working image.
 
@@ -605,6 +636,8 @@ def find_ink(image: NDArray[np.uint8], *, settings: ReaderSettings) -> Ink:
                 gain = float((more & ~near).sum()) / max(1, int(mask.sum()))
                 if gain <= settings.ink_faint_max_gain:
                     mask |= more
+    if ruling.any() and settings.ruling_colour_min > 0:
+        ruling &= ~_grey_on_coloured_ruling(image, darkness, ruling, settings=settings)
     if ruling.any():
         mask = mask & ~ruling
         # Specks left where ruling crossed: drop components smaller than a dot.

@@ -243,6 +243,15 @@ class ReaderSettings:
     ruling_restore : int
         Pixels: erased ruling this close to remaining ink is given back (the
         crossings of drawn strokes and ruling lines).
+    ruling_colour_min : float
+        When the ruling's median colour ``(red darkness - blue darkness) /
+        darkness`` is at least this far from grey (blue or violet print), its
+        pixels nearer to grey than ``ruling_colour_keep`` of that colour are
+        drawing (pencil along a grid line); 0: off.
+    ruling_colour_keep : float
+        See ``ruling_colour_min``.
+    ruling_colour_pixels : int
+        The colour test needs at least this many dark ruling pixels.
     gap_close : float
         Border gaps up to this many line widths are closed.
     bridge_reach : float
@@ -421,6 +430,9 @@ class ReaderSettings:
     ruling_crossings: bool = True
     ruling_speck: int = 12
     ruling_restore: int = 4
+    ruling_colour_min: float = 0.5
+    ruling_colour_keep: float = 0.4
+    ruling_colour_pixels: int = 100
     gap_close: float = 3.0
     bridge_reach: float = 12.0
     bridge_min_branch: float = 6.0

@@ -141,3 +141,25 @@ def test_the_darker_lines_of_seyes_like_ruling_are_not_ink() -> None:
         left[fraction] = ink.mask.sum() / ink.mask.size
     assert left[ReaderSettings().grid_two_level_fraction] < 0.002
     assert left[1.01] > 0.01
+
+
+def test_grey_pencil_along_a_blue_grid_line_is_kept() -> None:
+    # Blue squared paper and a grey stroke as dark as the lines and no wider,
+    # drawn over one of them: only its colour tells it from the print.
+    h, w = 1050, 1400
+    blue = (205, 165, 140)  # BGR: dark in red, light in blue
+    img = np.full((h, w, 3), 225, np.uint8)
+    for y in range(12, h, 24):
+        cv2.line(img, (0, y), (w - 1, y), blue, 2)
+    for x in range(12, w, 24):
+        cv2.line(img, (x, 0), (x, h - 1), blue, 2)
+    cv2.line(img, (300, 492), (1100, 492), (165, 165, 165), 2)
+    kept = {}
+    for colour_min in (0.0, ReaderSettings().ruling_colour_min):
+        ink = find_ink(img, settings=replace(ReaderSettings(), ruling_colour_min=colour_min))
+        kept[colour_min] = ink.mask[486:499, 320:1080].any(axis=0).mean()
+        away = ink.mask.copy()
+        away[470:520, 280:1120] = False
+        assert away.sum() < 0.002 * away.size
+    assert kept[ReaderSettings().ruling_colour_min] > 0.9
+    assert kept[0.0] < 0.5
