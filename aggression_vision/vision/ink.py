@@ -8,6 +8,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from aggression_vision.vision.page import paper_area
 from aggression_vision.vision.settings import ReaderSettings
 
 
@@ -584,6 +585,35 @@ def _grey_on_coloured_ruling(
     return dark & (np.sign(typical) * colour < settings.ruling_colour_keep * abs(typical))
 
 
+def _off_the_sheet(
+    image: NDArray[np.uint8], mask: NDArray[np.bool_], *, settings: ReaderSettings
+) -> NDArray[np.bool_]:
+    """``mask`` without the ink outside the sheet (the table's texture, the sheet's edge).
+
+    When the sheet is not rectified (cut off by the frame, seen at a steep
+    angle) the working image shows the table around it, whose grain and
+    streaks would become countries. Ink components that lie (almost) wholly
+    outside the sheet's area (``paper_area``) are dropped. A hard shadow
+    across the sheet can leave paper out of that area too: the drawing then
+    runs across the area's side, and when components crossing it hold
+    ``paper_area_crossing`` of the ink outside, nothing is dropped.
+    """
+    sheet = paper_area(image, settings=settings)
+    if sheet is None:
+        return mask
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(mask.astype(np.uint8), None, 8)
+    area = stats[:, cv2.CC_STAT_AREA]
+    inside = np.bincount(labels[sheet], minlength=count)
+    keep = inside >= settings.paper_area_inside * area
+    keep[0] = False
+    outside = area - inside
+    outside[0] = 0
+    crossing = keep & (inside <= (1.0 - settings.paper_area_inside) * area)
+    if outside[crossing].sum() >= settings.paper_area_crossing * max(1, int(outside.sum())):
+        return mask
+    return keep[labels]
+
+
 def find_ink(image: NDArray[np.uint8], *, settings: ReaderSettings) -> Ink:
     """Find the drawn ink of the working image.
 
@@ -658,5 +688,7 @@ def find_ink(image: NDArray[np.uint8], *, settings: ReaderSettings) -> Ink:
     # even red pens) is dark there too.
     red_darkness, _ = paper_darkness(image[:, :, 2], settings=settings)
     mask &= red_darkness >= settings.ink_pink_red * darkness
+    if settings.paper_area_max > 0 and mask.any():
+        mask = _off_the_sheet(image, mask, settings=settings)
     line_width = stroke_width(mask)
     return Ink(gray, darkness, mask, ruling, line_width)

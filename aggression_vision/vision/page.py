@@ -329,20 +329,21 @@ def _sheet_by_edges(small: NDArray[np.uint8], *, settings: ReaderSettings) -> Co
     return None
 
 
-def _sheet_by_brightness(small: NDArray[np.uint8], *, settings: ReaderSettings) -> Corners | None:
-    """The sheet as the largest bright, weakly coloured area of ``small``, or None.
-
-    None also when no sheet edge is visible (the paper fills the photo, or the
-    sheet is cut off).
-    """
-    sh, sw = small.shape[:2]
+def _paper_score(small: NDArray[np.uint8], *, settings: ReaderSettings) -> NDArray[np.float32]:
+    """How much each pixel of ``small`` looks like paper: bright and weakly coloured."""
     hsv = cv2.cvtColor(small, cv2.COLOR_BGR2HSV)
-    # Paper: bright and weakly coloured relative to the rest of the photo.
     value = cv2.GaussianBlur(hsv[:, :, 2], (5, 5), 0)
     sat = cv2.GaussianBlur(hsv[:, :, 1], (5, 5), 0)
-    score = value.astype(np.float32) - settings.page_paper_saturation * sat.astype(np.float32)
-    score = cv2.normalize(score, None, 0, 255, cv2.NORM_MINMAX).astype(np.uint8)
-    _, bright = cv2.threshold(score, 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU)
+    return value.astype(np.float32) - settings.page_paper_saturation * sat.astype(np.float32)
+
+
+def _bright_blob(
+    score: NDArray[np.float32], *, settings: ReaderSettings
+) -> tuple[NDArray[np.uint8], NDArray[np.int32]] | None:
+    """The largest bright area of a paper ``score`` image and its convex hull."""
+    sh, sw = score.shape[:2]
+    norm = cv2.normalize(score, None, 0, 255, cv2.NORM_MINMAX).astype(np.uint8)
+    _, bright = cv2.threshold(norm, 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU)
     # Writing and ruled lines must not split the sheet: close them.
     k = max(3, int(round(settings.page_bright_close * max(sh, sw))) | 1)
     bright = cv2.morphologyEx(bright, cv2.MORPH_CLOSE, np.ones((k, k), np.uint8))
@@ -353,7 +354,69 @@ def _sheet_by_brightness(small: NDArray[np.uint8], *, settings: ReaderSettings) 
     best = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
     blob = (labels == best).astype(np.uint8)
     contours, _ = cv2.findContours(blob, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    hull = cv2.convexHull(max(contours, key=cv2.contourArea))
+    return blob, cv2.convexHull(max(contours, key=cv2.contourArea))
+
+
+def paper_area(image: NDArray[np.uint8], *, settings: ReaderSettings) -> NDArray[np.bool_] | None:
+    """The part of ``image`` that is the sheet, when the background around it is clearly seen.
+
+    The sheet is the convex hull of the largest bright, weakly coloured area
+    (a sheet lying flat is convex, also when the frame cuts it off or glare
+    and shadows hide its edges), shrunk by ``page_margin`` so that its own
+    edge is not ink. Nothing is drawn outside it: it is sea.
+
+    Parameters
+    ----------
+    image : (H, W, 3) uint8 BGR
+        The working image (analysed at ``page_analysis_px``).
+    settings : ReaderSettings
+
+    Returns
+    -------
+    (H, W) bool, or None when the paper fills the image or the sheet is not
+    clearly set off from what lies around it (its hull not filled by
+    bright area, or paper-bright area outside it).
+    """
+    h, w = image.shape[:2]
+    scale = settings.page_analysis_px / max(h, w)
+    small = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+    sh, sw = small.shape[:2]
+    score = _paper_score(small, settings=settings)
+    found = _bright_blob(score, settings=settings)
+    if found is None:
+        return None
+    blob, hull = found
+    inside = np.zeros((sh, sw), np.uint8)
+    cv2.fillPoly(inside, [hull.reshape(-1, 2)], 1)
+    area = float(inside.mean())
+    if not (settings.page_min_area <= area <= settings.paper_area_max):
+        return None
+    if blob.sum() < settings.page_bright_fill * inside.sum():
+        return None
+    level = float(np.median(score[inside > 0]))
+    bright_outside = float(np.mean(score[inside == 0] >= settings.page_outside_bright * level))
+    if bright_outside > settings.paper_area_outside:
+        return None
+    hull_full = np.round(hull.reshape(-1, 2).astype(np.float64) / scale).astype(np.int32)
+    mask = np.zeros((h, w), np.uint8)
+    cv2.fillPoly(mask, [hull_full], 1)
+    m = max(1, int(round(settings.page_margin * max(h, w))))
+    mask = cv2.erode(mask, np.ones((2 * m + 1, 2 * m + 1), np.uint8))
+    return mask.astype(bool)
+
+
+def _sheet_by_brightness(small: NDArray[np.uint8], *, settings: ReaderSettings) -> Corners | None:
+    """The sheet as the largest bright, weakly coloured area of ``small``, or None.
+
+    None also when no sheet edge is visible (the paper fills the photo, or the
+    sheet is cut off).
+    """
+    sh, sw = small.shape[:2]
+    # Paper: bright and weakly coloured relative to the rest of the photo.
+    found = _bright_blob(_paper_score(small, settings=settings), settings=settings)
+    if found is None:
+        return None
+    blob, hull = found
     hull_area = cv2.contourArea(hull)
     if not (settings.page_min_area <= hull_area / (sh * sw) <= settings.page_max_area):
         return None

@@ -252,6 +252,20 @@ class ReaderSettings:
         See ``ruling_colour_min``.
     ruling_colour_pixels : int
         The colour test needs at least this many dark ruling pixels.
+    paper_area_max : float
+        The sheet's area (hull of the largest bright, weakly coloured area) is
+        used when it covers at most this fraction of the working image (and
+        at least ``page_min_area``); 0: off. Ink outside it is no drawing.
+    paper_area_outside : float
+        ... and when at most this fraction of the image outside it is as
+        bright as paper (``page_outside_bright`` of the sheet's level).
+    paper_area_inside : float
+        Ink components with less than this fraction of their pixels on the
+        sheet are dropped.
+    paper_area_crossing : float
+        Nothing is dropped when components crossing the sheet area's side
+        hold this fraction of the ink outside it (a drawing runs on into a
+        shadow on the sheet).
     gap_close : float
         Border gaps up to this many line widths are closed.
     bridge_reach : float
@@ -433,6 +447,10 @@ class ReaderSettings:
     ruling_colour_min: float = 0.5
     ruling_colour_keep: float = 0.4
     ruling_colour_pixels: int = 100
+    paper_area_max: float = 0.97
+    paper_area_outside: float = 0.1
+    paper_area_inside: float = 0.1
+    paper_area_crossing: float = 0.1
     gap_close: float = 3.0
     bridge_reach: float = 12.0
     bridge_min_branch: float = 6.0

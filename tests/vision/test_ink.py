@@ -163,3 +163,60 @@ def test_grey_pencil_along_a_blue_grid_line_is_kept() -> None:
         assert away.sum() < 0.002 * away.size
     assert kept[ReaderSettings().ruling_colour_min] > 0.9
     assert kept[0.0] < 0.5
+
+
+def _sheet_on_a_table(shadow: bool) -> np.ndarray:
+    """A sheet cut off by the frame's top on a dark table, a drawn network on it.
+
+    With ``shadow`` a hard shadow darkens the sheet's lower part, the
+    drawing runs on into it, and a separate box lies wholly in it.
+    """
+    rng = np.random.default_rng(5)
+    h, w = 1050, 1400
+    grain = rng.normal(0, 1, (h // 6, w // 6)).astype(np.float32)
+    grain = cv2.resize(grain, (w, h), interpolation=cv2.INTER_CUBIC)
+    # A grainy table (its grain is ink-like); under the shadow a smooth one.
+    table = np.clip(40 + (0 if shadow else 14) * grain, 0, 255).astype(np.uint8)
+    img = cv2.merge([table, table, table])
+    sheet = np.array([[300, -10], [1100, -10], [1150, 900], [250, 950]], np.int32)
+    cv2.fillPoly(img, [sheet], (225, 225, 225))
+    if shadow:
+        dark = np.zeros((h, w), np.uint8)
+        cv2.fillPoly(dark, [sheet], 1)
+        dark[:520] = 0
+        img[dark > 0] = (120, 120, 120)
+        cv2.rectangle(img, (480, 600), (620, 740), (50, 50, 50), 4)
+    for x in (400, 700, 1000):
+        cv2.line(img, (x, 150), (x, 800), (60, 60, 60), 4)
+    for y in (150, 475, 800):
+        cv2.line(img, (400, y), (1000, y), (60, 60, 60), 4)
+    return img
+
+
+def test_the_table_around_a_cut_off_sheet_is_not_ink() -> None:
+    img = _sheet_on_a_table(shadow=False)
+    table = np.ones(img.shape[:2], bool)
+    table[:, 200:1200] = False
+    on_table = {}
+    for area_max in (0.0, ReaderSettings().paper_area_max):
+        ink = find_ink(img, settings=replace(ReaderSettings(), paper_area_max=area_max))
+        # The drawing stays.
+        assert ink.mask[140:161, 420:980].any(axis=0).mean() > 0.9
+        on_table[area_max] = ink.mask[table].mean()
+    assert on_table[ReaderSettings().paper_area_max] < 0.001
+    assert on_table[0.0] > 0.01
+
+
+def test_a_drawing_running_into_a_hard_shadow_on_the_sheet_is_kept() -> None:
+    img = _sheet_on_a_table(shadow=True)
+    box = {}
+    for crossing in (ReaderSettings().paper_area_crossing, 2.0):
+        ink = find_ink(img, settings=replace(ReaderSettings(), paper_area_crossing=crossing))
+        # The lines that run into the shadow are kept whole.
+        assert ink.mask[790:811, 420:980].any(axis=0).mean() > 0.9
+        assert ink.mask[560:780, 690:711].any(axis=1).mean() > 0.9
+        box[crossing] = ink.mask[590:611, 500:600].any(axis=0).mean()
+    # The box wholly in the shadow is kept only because the drawing crosses
+    # into the shadow (the shadow is paper, not the table).
+    assert box[ReaderSettings().paper_area_crossing] > 0.9
+    assert box[2.0] < 0.1
