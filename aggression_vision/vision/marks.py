@@ -225,6 +225,32 @@ class MarksSettings:
     residue_max_size : float
         ... when neither side of its box is longer than this many line widths (a
         crossing, not a character).
+    light_seed : float
+        In a country that holds no cluster of writing height, writing too light for the
+        region stage's ink mask (a light pencil) is looked for: pieces of pixels at
+        least ``light_low`` darker than the local paper (a fraction of its brightness;
+        the grain of a pencil's strokes closed over ``light_close`` line widths), off
+        the borders' blurred edges (``faint_border``), with a pixel at least this dark
+        and none darker than ``light_max`` (ink the region stage left out on purpose),
+        ``light_min_height`` to 1.5 writing heights high and at most
+        ``light_max_width`` wide, and not printed ruling (see ``light_bar_span``).
+        Their clusters are read after the orientation vote, and count only as a
+        number of at least ``light_min_prob`` posterior that is not all ones (a lone
+        stroke: a piece of a line); otherwise as nothing. (On the synthetic tuning and
+        dev photos, 500-523 and 600-639, 8 pencil numbers were read where nothing was
+        before; 1 unoccupied country took a number. Erased pencil, 0.1-0.25 times as
+        dark as the pencil, stays below the seed.) 1 or more: off.
+    light_low, light_close, light_max, light_min_height, light_max_width : float
+        See ``light_seed``.
+    light_min_prob : float
+        See ``light_seed``.
+    light_not_ones : bool
+        See ``light_seed``.
+    light_bar_span : float
+        A light piece is printed ruling when at least ``residue_coverage`` of its pixels
+        lie on straight bars parallel to the page's sides running across this fraction
+        of its box, one of which goes on beyond the box (the light ink over at least
+        half of a writing height on either side): handwriting stops where it ends.
     map_margin : float
         The writing is looked for in the map's bounding box (the pixels some country
         claims) grown by this many line widths, not in the whole photo: writing no country
@@ -264,6 +290,16 @@ class MarksSettings:
     split_letter_mass: float = 0.35
     split_number_mass: float = 0.5
     split_never_letters: str = "O"
+    light_low: float = 0.08
+    light_relative: float = 0.3
+    light_seed: float = 0.15
+    light_close: float = 0.5
+    light_min_height: float = 0.5
+    light_max_width: float = 2.0
+    light_not_ones: bool = True
+    light_bar_span: float = 0.8
+    light_max: float = 0.5
+    light_min_prob: float = 0.85
     number_min_height: float = 0.6
     labelled_fraction: float = 0.3
     number_from_letter: float = 0.3
@@ -309,6 +345,9 @@ class Cluster:
     bar_up: float | None = None
     #: Whether writing too light for the ink mask was added beside its components.
     faint: bool = False
+    #: Whether it is made of writing too light for the ink mask only (see
+    #: ``MarksSettings.light_seed``).
+    light: bool = False
 
 
 @dataclass(frozen=True)
@@ -447,11 +486,13 @@ def read_page(
             # Group the writing again in the writing's own frame: which strokes are side
             # by side and which are stacked depends on which way is up.
             turned = _rotate_window(seg, (ox, oy), seg_full.gray.shape, turn)
-            clusters, crops = extract_clusters(turned, cfg, splits=True, bars=False)
+            clusters, crops = extract_clusters(turned, cfg, splits=True, bars=False, light=True)
     if not turn:
         if not first.same_for_reading or cfg.outline_margin > 0:
             upright = {}  # (other crops)
-        clusters, crops = first.for_reading().with_splits()
+        reading = first.for_reading()
+        reading.add_light()
+        clusters, crops = reading.with_splits()
         # (Boxes back in the page's frame.)
         clusters = [
             replace(c, bbox=(c.bbox[0] + ox, c.bbox[1] + oy, c.bbox[2] + ox, c.bbox[3] + oy))
@@ -460,6 +501,10 @@ def read_page(
     else:
         upright = {}
     readings = read_clusters(crops, clusters, backend=backend, settings=cfg, net=net, known=upright)
+    # Light pieces are only taken for a confident number, not a lone stroke (paper
+    # texture, a shadow's edge or a faint printed mark reads as something else, as
+    # nothing sure or as a 1): the others read as nothing.
+    readings = [r if _light_ok(r, cfg) else _nothing(r) for r in readings]
     resolved = resolve_splits(readings, cfg)
     with_letter = {r.cluster.region for r in resolved if r.letter}
     labelled = len(with_letter) >= cfg.labelled_fraction * max(1, len(seg_full.regions))
@@ -524,6 +569,7 @@ def extract_clusters(
     *,
     splits: bool = False,
     bars: bool = True,
+    light: bool = False,
 ) -> tuple[list[Cluster], list[NDArray[np.float32]]]:
     """Group the writing of each region into clusters and cut out their ink.
 
@@ -538,7 +584,7 @@ def extract_clusters(
     crops : list of (h, w) float32
         Ink darkness 0..1 of each cluster with everything else blanked.
     """
-    ex = _Extraction(seg, settings or MarksSettings(), bars=bars)
+    ex = _Extraction(seg, settings or MarksSettings(), bars=bars, light=light)
     return ex.with_splits() if splits else (ex.clusters, ex.crops)
 
 
@@ -563,7 +609,13 @@ class _Extraction:
     state needed to cut their trial splits later (:meth:`with_splits`)."""
 
     def __init__(
-        self, seg: Segmentation, cfg: MarksSettings, *, bars: bool = True, vote: bool = False
+        self,
+        seg: Segmentation,
+        cfg: MarksSettings,
+        *,
+        bars: bool = True,
+        vote: bool = False,
+        light: bool = False,
     ) -> None:
         """``vote``: cut for the orientation vote (``border_piece_vote_reach``); then
         ``same_for_reading`` says whether the reading's reach leaves the same pieces."""
@@ -577,7 +629,101 @@ class _Extraction:
         # The orientation vote reads the clusters with grid pieces along their country's
         # outline (``outline_margin``): its voters were tuned so; the reading without.
         self._outline = not vote
-        self._find(seg, cfg, bars, vote)
+        self.text_h = 0.0
+        self._page: (
+            tuple[Segmentation, NDArray[np.int32], NDArray[np.int32], NDArray[np.int32], int] | None
+        ) = None
+        self._find(seg, cfg, bars, vote, light)
+
+    def add_light(self) -> None:
+        """Add clusters of writing too light for the region stage's ink mask in the
+        countries that hold no cluster of writing height (see ``light_seed``)."""
+        cfg = self.cfg
+        if self._page is None or cfg.light_seed >= 1.0 or not self.text_h:
+            return
+        seg, cc, stats, comp_region, touch = self._page
+        text_h = self.text_h
+        lw = max(float(seg.line_width), 1.0)
+        has = {cl.region for cl in self.clusters if cl.height >= cfg.number_min_height}
+        lacking = [r.index for r in seg.regions if r.index not in has]
+        top = int(seg.labels.max(initial=0))
+        lacking = [i for i in lacking if 0 < i <= top]
+        if not lacking:
+            return
+        lut = np.zeros(top + 1, np.uint8)
+        lut[lacking] = 1
+        # Their box, from every 4th pixel first (a country is many pixels wide).
+        f = 4
+        coarse = lut.take(seg.labels[::f, ::f])
+        rows = np.flatnonzero(coarse.any(axis=1))
+        if rows.size == 0:
+            return
+        cols = np.flatnonzero(coarse.any(axis=0))
+        k = max(3, int(round(cfg.background_kernel * text_h)) | 1)
+        hh, ww = seg.labels.shape
+        y0, y1 = max(0, f * int(rows[0]) - f - k), min(hh, f * int(rows[-1]) + f + k)
+        x0, x1 = max(0, f * int(cols[0]) - f - k), min(ww, f * int(cols[-1]) + f + k)
+        box = np.s_[y0:y1, x0:x1]
+        inside = lut.take(seg.labels[box]).astype(bool)
+        g = seg.gray[box].astype(np.float32)
+        paper = cv2.dilate(g, np.ones((k, k), np.uint8))
+        dark = (paper - g) / np.maximum(paper, 1.0)
+        reach = np.ones((2 * int(round(cfg.faint_border * lw)) + 1,) * 2, np.uint8)
+        near_border = cv2.dilate(seg.borders[box].astype(np.uint8), reach) > 0
+        low = (dark >= cfg.light_low) & inside & ~near_border & (cc[box] == 0)
+        if not low.any():
+            return
+        # Pencil strokes are grainy: the gaps of their texture are closed.
+        r = max(1, int(round(cfg.light_close * lw)))
+        closed = cv2.morphologyEx(
+            low.astype(np.uint8), cv2.MORPH_CLOSE, np.ones((2 * r + 1,) * 2, np.uint8)
+        )
+        closed &= (inside & (cc[box] == 0)).astype(np.uint8)
+        m, lab, st, _ = _components(closed)
+        # Erased pencil is several times lighter than the writing: the seed is also
+        # a fraction of the writing's darkness around (its 90th percentile).
+        seed = cfg.light_seed
+        inked = dark[cc[box] > 0]
+        if inked.size:
+            seed = max(seed, cfg.light_relative * _percentile90(inked))
+        seeded = np.bincount(lab[dark >= seed], minlength=m) > 0
+        ok = (
+            seeded
+            & (st[:, 3] >= cfg.light_min_height * text_h)
+            & (st[:, 3] <= 1.5 * text_h)
+            & (st[:, 2] <= cfg.light_max_width * text_h)
+            & (st[:, 4] >= cfg.min_component_area * lw * lw)
+        )
+        ok[0] = False
+        lowish = dark >= cfg.light_low
+        for i in np.flatnonzero(ok):
+            x, y, w, h, _ = st[i]
+            piece = lab[y : y + h, x : x + w] == i
+            # Darker than light writing: ink the region stage left out on purpose; or
+            # straight bars along the page's sides: printed ruling.
+            too_dark = float(dark[y : y + h, x : x + w][piece].max()) > cfg.light_max
+            if too_dark or _ruling_piece(piece, (x, y), lowish, text_h, cfg):
+                ok[i] = False
+        found = np.flatnonzero(ok)
+        if found.size == 0:
+            return
+        n = len(stats)
+        new_ids = np.zeros(m, np.int32)
+        new_ids[found] = n + np.arange(found.size, dtype=np.int32)
+        sub = cc[box]
+        pick = ok[lab]
+        sub[pick] = new_ids[lab[pick]]
+        add = st[found].copy()
+        add[:, 0] += x0
+        add[:, 1] += y0
+        stats = np.concatenate([stats, add.astype(np.int32)])
+        labs = seg.labels[box]
+        regs = [int(np.bincount(labs[lab == i]).argmax()) for i in found]
+        comp_region = np.concatenate([comp_region, np.asarray(regs, np.int32)])
+        self._page = (seg, cc, stats, comp_region, touch)
+        start = len(self.clusters)
+        self._group(list(range(n, n + found.size)), False, text_h)
+        self.clusters[start:] = [replace(c, light=True) for c in self.clusters[start:]]
 
     def for_reading(self) -> _Extraction:
         """The clusters as cut for reading: these, or (when the reading's border-piece
@@ -599,11 +745,13 @@ class _Extraction:
             for left, right in _column_splits(cl.components, self.stats, self.cfg.split_max):
                 for side, part in enumerate((left, right)):
                     pc, ink = self.cut(part)
-                    clusters.append(replace(pc, split_of=(j, side)))
+                    clusters.append(replace(pc, split_of=(j, side), light=cl.light))
                     crops.append(ink)
         return clusters, crops
 
-    def _find(self, seg: Segmentation, cfg: MarksSettings, bars: bool, vote: bool) -> None:
+    def _find(
+        self, seg: Segmentation, cfg: MarksSettings, bars: bool, vote: bool, light: bool = False
+    ) -> None:
         lw = max(float(seg.line_width), 1.0)
         writing = np.ascontiguousarray(_writing_union(seg).astype(np.uint8))
         n, cc_, stats_, _ = _components(writing)
@@ -648,18 +796,25 @@ class _Extraction:
             keep = [i for i in keep if not _border_piece(cc, i, stats[i], seg.borders, cfg, reach)]
         self._page = (seg, cc, stats, comp_region, touch)
         self._group(keep, bars)
+        if light:
+            self.add_light()
 
-    def _group(self, keep: list[int], bars: bool) -> None:
-        """Group the components ``keep`` into clusters and cut them out."""
+    def _group(self, keep: list[int], bars: bool, text_h: float | None = None) -> None:
+        """Group the components ``keep`` into clusters and cut them out (appended).
+
+        ``text_h``: the writing height; by default from the components' heights.
+        """
         if not keep:
             return
         cfg = self.cfg
         seg, cc, stats, comp_region, touch = self._page
-        heights = np.array([stats[i][3] for i in keep], float)
-        # Typical writing height: the median height of the taller half of the components
-        # (underlines and dots are short).
-        hs = np.sort(heights)
-        text_h = float(np.median(hs[len(hs) // 2 :])) if len(hs) else 10.0
+        if text_h is None:
+            heights = np.array([stats[i][3] for i in keep], float)
+            # Typical writing height: the median height of the taller half of the
+            # components (underlines and dots are short).
+            hs = np.sort(heights)
+            text_h = float(np.median(hs[len(hs) // 2 :])) if len(hs) else 10.0
+        self.text_h = text_h
         parent = {i: i for i in keep}
 
         def find(a: int) -> int:
@@ -1167,6 +1322,42 @@ def _drop_ruling_residue(
         if _straight_shape(m, cfg.residue_bar_length, cfg.residue_coverage) != "cross":
             out.append(i)
     return out
+
+
+def _ruling_piece(
+    piece: NDArray[np.bool_],
+    origin: tuple[int, int],
+    low: NDArray[np.bool_],
+    text_h: float,
+    cfg: MarksSettings,
+) -> bool:
+    """Whether a piece of light ink is printed ruling: made of straight bars parallel to
+    the page's sides (at least ``residue_coverage`` of its pixels on bars that run
+    across ``light_bar_span`` of its box) one of which goes on beyond the piece's box
+    (``low``: the light ink around it, ``origin``: the box's corner in it) over at least
+    half of a writing height on either side. Handwriting stops where it ends."""
+    m = piece.astype(np.uint8)
+    h, w = m.shape
+    span = cfg.light_bar_span
+    horiz = cv2.morphologyEx(m, cv2.MORPH_OPEN, np.ones((1, max(3, round(span * w))), np.uint8))
+    vert = cv2.morphologyEx(m, cv2.MORPH_OPEN, np.ones((max(3, round(span * h)), 1), np.uint8))
+    on = int(np.count_nonzero(m))
+    if not on or np.count_nonzero((horiz | vert) & m) < cfg.residue_coverage * on:
+        return False
+    x, y = origin
+    hh, ww = low.shape
+    reach = max(3, int(round(text_h)))
+    for r in np.flatnonzero(horiz.any(axis=1)):
+        band = low[max(0, y + r - 1) : y + r + 2]
+        sides = [band[:, max(0, x - reach) : x], band[:, x + w : min(ww, x + w + reach)]]
+        if any(sd.shape[1] and sd.any(axis=0).mean() >= 0.5 for sd in sides):
+            return True
+    for c in np.flatnonzero(vert.any(axis=0)):
+        band = low[:, max(0, x + c - 1) : x + c + 2]
+        sides = [band[max(0, y - reach) : y], band[y + h : min(hh, y + h + reach)]]
+        if any(sd.shape[0] and sd.any(axis=1).mean() >= 0.5 for sd in sides):
+            return True
+    return False
 
 
 def _straight_shape(m: NDArray[np.uint8], length: float, coverage: float) -> str:
@@ -1678,6 +1869,30 @@ def resolve_splits(
             best = _letter_split(cand, cfg)
         out.extend(best if best else (r,))
     return out
+
+
+def _light_ok(r: ClusterReading, cfg: MarksSettings) -> bool:
+    """Whether a reading counts: any of ink-mask writing; of light writing (see
+    ``light_seed``) a number of at least ``light_min_prob``, not all ones."""
+    if not r.cluster.light:
+        return True
+    if r.number is None or r.probability < cfg.light_min_prob:
+        return False
+    return not (cfg.light_not_ones and set(r.text) == {"1"})
+
+
+def _nothing(r: ClusterReading) -> ClusterReading:
+    """``r`` read as nothing, with no marks and no letter or number behind it."""
+    return replace(
+        r,
+        text="",
+        underlined=0.0,
+        crossed=0.0,
+        alt_letter="",
+        letter_mass=0.0,
+        alt_number="",
+        number_mass=0.0,
+    )
 
 
 def _letter_split(

@@ -482,3 +482,58 @@ def test_on_a_lettered_page_a_fragment_does_not_turn_the_number_into_a_letter() 
     speck = reading("7", 0.6, 0.15, "Z", 0.03)  # a small piece of a stroke
     m = combine([one, speck], labelled=True)
     assert (m.armies, m.letter) == (1, None)
+
+
+def _lighten(seg: Segmentation, country: int, level: float) -> Segmentation:
+    """``seg`` with the writing of ``country`` (1-based) drawn ``level`` times as dark and
+    left out of the ink and writing masks (a pencil too light for the region stage)."""
+    from dataclasses import replace
+
+    x0, x1 = (country - 1) * CELL_W + 10, country * CELL_W - 10
+    gray = seg.gray.astype(np.float32)
+    cols = np.s_[:, x0:x1]
+    gray[cols] = 235 - level * (235 - gray[cols])
+    writing, ink = seg.writing.copy(), seg.ink.copy()
+    writing[cols] = False
+    ink[cols] &= seg.borders[cols]
+    g = np.clip(np.round(gray), 0, 255).astype(np.uint8)
+    return replace(seg, gray=g, image=np.repeat(g[:, :, None], 3, axis=2), writing=writing, ink=ink)
+
+
+def test_a_number_too_light_for_the_ink_mask_is_read_in_an_empty_country() -> None:
+    from dataclasses import replace
+
+    seg = _page([{"number": 12}, {"number": 25}, {"number": 36}, {}], seed=3)
+    light = _lighten(seg, 2, 0.35)
+    assert read_marks(seg)[2].armies == 25
+    assert read_marks(light)[2].armies == 25
+    off = replace(MarksSettings(), light_seed=1.0)
+    assert read_marks(light, settings=off)[2].armies is None
+    # Erased pencil, far lighter than the writing around it, stays unread; and so does
+    # the empty country.
+    ghost = _lighten(seg, 2, 0.25)
+    marks = read_marks(ghost)
+    assert (marks[2].armies, marks[4].armies) == (None, None)
+    assert [marks[k].armies for k in (1, 3)] == [12, 36]
+
+
+def test_light_printed_ruling_is_not_writing() -> None:
+    from aggression_vision.vision.marks import _ruling_piece
+
+    cfg = MarksSettings()
+    low = np.zeros((100, 100), bool)
+    # A "+" of two light lines that go on across the page (ruling), cut to a piece.
+    low[50, :] = True
+    low[20:80, 40] = True
+    piece = low[35:65, 30:55]
+    assert _ruling_piece(piece, (30, 35), low, 20.0, cfg)
+    # The same "+" alone on the paper: drawn, not printed (the test does not decide).
+    alone = np.zeros((100, 100), bool)
+    alone[35:65, 30:55] = piece
+    assert not _ruling_piece(piece, (30, 35), alone, 20.0, cfg)
+    # A slanted stroke with a bar (a 7) is no ruling, wherever it stands.
+    seven = np.zeros((30, 25), bool)
+    seven[0:2, :] = True
+    for r in range(2, 30):
+        seven[r, max(0, 23 - r * 23 // 29) : max(0, 23 - r * 23 // 29) + 2] = True
+    assert not _ruling_piece(seven, (30, 35), low, 20.0, cfg)
