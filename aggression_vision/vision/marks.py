@@ -658,15 +658,16 @@ class _Extraction:
         lw = max(float(seg.line_width), 1.0)
         has = {cl.region for cl in self.clusters if cl.height >= cfg.number_min_height}
         lacking = [r.index for r in seg.regions if r.index not in has]
-        top = int(seg.labels.max(initial=0))
+        top = max((r.index for r in seg.regions), default=0)
         lacking = [i for i in lacking if 0 < i <= top]
         if not lacking:
             return
-        lut = np.zeros(top + 1, np.uint8)
+        # (One more entry: a label beyond the regions' is clipped to it, outside.)
+        lut = np.zeros(top + 2, np.uint8)
         lut[lacking] = 1
         # Their box, from every 4th pixel first (a country is many pixels wide).
         f = 4
-        coarse = lut.take(seg.labels[::f, ::f])
+        coarse = lut.take(seg.labels[::f, ::f], mode="clip")
         rows = np.flatnonzero(coarse.any(axis=1))
         if rows.size == 0:
             return
@@ -676,29 +677,37 @@ class _Extraction:
         y0, y1 = max(0, f * int(rows[0]) - f - k), min(hh, f * int(rows[-1]) + f + k)
         x0, x1 = max(0, f * int(cols[0]) - f - k), min(ww, f * int(cols[-1]) + f + k)
         box = np.s_[y0:y1, x0:x1]
-        inside = lut.take(seg.labels[box]).astype(bool)
         g = seg.gray[box].astype(np.float32)
         paper = cv2.dilate(g, np.ones((k, k), np.uint8))
         dark = (paper - g) / np.maximum(paper, 1.0)
+        ink = cc[box] > 0
+        # Erased pencil is several times lighter than the writing: the seed is also
+        # a fraction of the writing's darkness around (its 90th percentile).
+        seed = cfg.light_seed
+        inked = dark[ink]
+        if inked.size:
+            seed = max(seed, cfg.light_relative * _percentile90(inked))
+        seeds = dark >= seed
+        seeds &= ~ink
+        if not seeds.any():
+            return  # (most pages: nothing that dark off the ink mask)
+        free = lut.take(seg.labels[box], mode="clip").astype(bool)
+        free &= ~ink
         reach = np.ones((2 * int(round(cfg.faint_border * lw)) + 1,) * 2, np.uint8)
-        near_border = cv2.dilate(seg.borders[box].astype(np.uint8), reach) > 0
-        low = (dark >= cfg.light_low) & inside & ~near_border & (cc[box] == 0)
-        if not low.any():
+        free &= cv2.dilate(seg.borders[box].astype(np.uint8), reach) == 0
+        seeds &= free
+        if not seeds.any():
             return
+        lowish = dark >= cfg.light_low
+        low = lowish & free
         # Pencil strokes are grainy: the gaps of their texture are closed.
         r = max(1, int(round(cfg.light_close * lw)))
         closed = cv2.morphologyEx(
             low.astype(np.uint8), cv2.MORPH_CLOSE, np.ones((2 * r + 1,) * 2, np.uint8)
         )
-        closed &= (inside & (cc[box] == 0)).astype(np.uint8)
+        closed &= free.astype(np.uint8)
         m, lab, st, _ = _components(closed)
-        # Erased pencil is several times lighter than the writing: the seed is also
-        # a fraction of the writing's darkness around (its 90th percentile).
-        seed = cfg.light_seed
-        inked = dark[cc[box] > 0]
-        if inked.size:
-            seed = max(seed, cfg.light_relative * _percentile90(inked))
-        seeded = np.bincount(lab[dark >= seed], minlength=m) > 0
+        seeded = np.bincount(lab[seeds], minlength=m) > 0
         ok = (
             seeded
             & (st[:, 3] >= cfg.light_min_height * text_h)
@@ -707,7 +716,6 @@ class _Extraction:
             & (st[:, 4] >= cfg.min_component_area * lw * lw)
         )
         ok[0] = False
-        lowish = dark >= cfg.light_low
         for i in np.flatnonzero(ok):
             x, y, w, h, _ = st[i]
             piece = lab[y : y + h, x : x + w] == i
