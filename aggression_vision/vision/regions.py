@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import cv2
@@ -837,6 +838,85 @@ def _drop_small_bridged(
     return bridged & ~(drop[pieces] & added)
 
 
+def stub_bridges(
+    borders: NDArray[np.bool_],
+    stub: NDArray[np.bool_],
+    *,
+    line_width: float,
+    min_extent: float,
+    max_fill: float,
+    margin: float,
+    bridge: Callable[[NDArray[np.bool_]], NDArray[np.bool_]],
+) -> NDArray[np.bool_]:
+    """Bridges that would tie line-like protrusions back into the border network.
+
+    A faint pencil border broken into pieces by gaps wider than gap closing
+    leaves lines that hang off the network or float free; they lie far from
+    every boundary between the countries found without them, so the
+    protrusion step would take them for writing, and the countries on
+    either side merge. Around each such piece that is line-like (at least
+    ``min_extent`` long, its area at most ``max_fill`` times its extent times
+    the line width: not a digit's bent strokes), the loose ends are
+    continued with ``bridge`` on a window of the borders ``margin`` pixels
+    wider than the piece (not on the whole page: it is rare).
+
+    Parameters
+    ----------
+    borders : (H, W) bool
+        The border network, protrusions included.
+    stub : (H, W) bool
+        The border pixels the protrusion step would take off.
+    line_width : float
+        Pixels.
+    min_extent, margin : float
+        Pixels.
+    max_fill : float
+    bridge : callable
+        ``bridge(window_borders)`` returns the window's borders with bridges.
+
+    Returns
+    -------
+    (H, W) bool, the bridge pixels only (not in ``borders``).
+    """
+    h, w = borders.shape
+    out = np.zeros((h, w), dtype=bool)
+    count, _, stats, _ = cv2.connectedComponentsWithStats(stub.astype(np.uint8), None, 8)
+    extent = np.maximum(stats[:, cv2.CC_STAT_WIDTH], stats[:, cv2.CC_STAT_HEIGHT])
+    area = stats[:, cv2.CC_STAT_AREA]
+    line = (extent >= min_extent) & (area <= max_fill * extent * line_width)
+    line[0] = False
+    if not line.any():
+        return out
+    # One window per group of overlapping ones: each pixel is thinned once.
+    m = int(np.ceil(margin))
+    boxes = np.zeros((h, w), dtype=np.uint8)
+    for k in np.nonzero(line)[0]:
+        x, y, cw, ch = (int(v) for v in stats[k, :4])
+        boxes[max(0, y - m) : y + ch + m, max(0, x - m) : x + cw + m] = 1
+    n, _, windows, _ = cv2.connectedComponentsWithStats(boxes, None, 4)
+    for x, y, cw, ch, _ in windows[1:]:
+        win = np.s_[y : y + ch, x : x + cw]
+        part = borders[win]
+        out[win] |= bridge(part) & ~part
+    return out
+
+
+def _protrusions(
+    borders: NDArray[np.bool_], found: _Found, *, line_width: float, settings: ReaderSettings
+) -> NDArray[np.bool_]:
+    """Border ink farther than ``protrusion_distance`` from every boundary
+    between the countries of ``found`` (grown over the whole page)."""
+    h, w = borders.shape
+    full = grow_labels(found.labels, reach=float(h + w), barrier=found.barrier)
+    edge = np.zeros((h, w), dtype=bool)
+    edge[:, 1:] |= full[:, 1:] != full[:, :-1]
+    edge[1:, :] |= full[1:, :] != full[:-1, :]
+    if not edge.any():
+        return np.zeros((h, w), dtype=bool)
+    far = cv2.distanceTransform((~edge).astype(np.uint8), cv2.DIST_L2, 3)
+    return borders & (far > settings.protrusion_distance * line_width)
+
+
 def segment(
     image: NDArray[np.uint8],
     *,
@@ -957,23 +1037,12 @@ def segment(
                 settings=settings,
                 min_inradius=settings.stub_country_inradius,
             )
-    full = grow_labels(loose.labels, reach=float(h + w), barrier=loose.barrier)
-    edge = np.zeros((h, w), dtype=bool)
-    edge[:, 1:] |= full[:, 1:] != full[:, :-1]
-    edge[1:, :] |= full[1:, :] != full[:-1, :]
-    if edge.any():
-        far = cv2.distanceTransform((~edge).astype(np.uint8), cv2.DIST_L2, 3)
-        stub = borders & (far > settings.protrusion_distance * lw)
-        if stub.any():
-            borders &= ~stub
-            writing |= stub & mask
-    if settings.bridge_reach > 0:
-        # Loose ends left once the writing is off the borders: a border that
-        # stops short (faint pencil, a stretch erased with the ruling).
-        bridged = bridge_ends(
-            borders,
+
+    def bridge(b: NDArray[np.bool_], reach: float) -> NDArray[np.bool_]:
+        return bridge_ends(
+            b,
             line_width=lw,
-            reach=settings.bridge_reach * lw,
+            reach=reach * lw,
             min_branch=settings.bridge_min_branch * lw,
             cone=settings.bridge_cone,
             min_thickness=settings.bridge_min_thickness * lw,
@@ -982,6 +1051,38 @@ def segment(
             ruling=ink.ruling,
             max_on_ruling=settings.bridge_max_on_ruling,
         )
+
+    stub = _protrusions(borders, loose, line_width=lw, settings=settings)
+    if stub.any() and settings.stub_bridge_reach > 0:
+        # A border broken into pieces hangs off the network: bridged, it
+        # may turn out to lie between two countries after all.
+        reach = settings.stub_bridge_reach
+        bridges = stub_bridges(
+            borders,
+            stub,
+            line_width=lw,
+            min_extent=settings.stub_bridge_extent * lw,
+            max_fill=settings.fragment_max_fill,
+            margin=(reach + max(settings.bridge_min_branch, 4.0) + 2.0) * lw,
+            bridge=lambda b: bridge(b, reach),
+        )
+        if bridges.any():
+            tied = _drop_small_bridged(borders, borders | bridges, line_width=lw, settings=settings)
+            if (tied & ~borders).any():
+                rescued = _countries(
+                    tied,
+                    line_width=lw,
+                    settings=settings,
+                    min_inradius=settings.stub_country_inradius,
+                )
+                stub &= _protrusions(tied, rescued, line_width=lw, settings=settings)
+    if stub.any():
+        borders &= ~stub
+        writing |= stub & mask
+    if settings.bridge_reach > 0:
+        # Loose ends left once the writing is off the borders: a border that
+        # stops short (faint pencil, a stretch erased with the ruling).
+        bridged = bridge(borders, settings.bridge_reach)
         borders = _drop_small_bridged(borders, bridged, line_width=lw, settings=settings)
     found = _countries(borders, line_width=lw, settings=settings)
     labels, sea_mask, stats = found.labels, found.barrier, found.stats

@@ -358,6 +358,17 @@ class ReaderSettings:
     curl_keep : float
         Line widths of such a branch next to where it is attached that stay
         border (the line it hangs on is not nicked).
+    stub_bridge_reach : float
+        Before the protrusion step takes border ink far from every boundary
+        between countries for writing, the loose ends around each line-like
+        piece of it are continued to the ink ahead within this many line
+        widths (a window around the piece): a faint pencil border broken off
+        at both ends then lies between two countries again and stays. 0 turns
+        it off.
+    stub_bridge_extent : float
+        Such a piece is at least this many line widths long, its area at most
+        ``fragment_max_fill`` times its extent times the line width (a
+        digit's bent strokes are not).
     polygon_tolerance : float
         Douglas-Peucker tolerance of the output polygons, in line widths.
     """
@@ -479,4 +490,6 @@ class ReaderSettings:
     curl_min_length: float = 4.0
     curl_ratio: float = 2.5
     curl_keep: float = 2.0
+    stub_bridge_reach: float = 6.0
+    stub_bridge_extent: float = 6.0
     polygon_tolerance: float = 0.5

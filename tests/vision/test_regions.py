@@ -23,6 +23,7 @@ from aggression_vision.vision.regions import (
     cut_pockets,
     segment,
     split_writing,
+    stub_bridges,
     swallowed_countries,
     thin,
 )
@@ -435,3 +436,49 @@ def test_a_welded_one_tied_to_the_border_across_is_writing() -> None:
     seg = segment(img, settings=replace(ReaderSettings(), cut_pocket_inradius=4.5))
     assert len(seg.regions) == 81
     assert _cell_of(seg, cx - 15, cy) == _cell_of(seg, cx + 15, cy)
+
+
+def test_stub_bridges_ties_a_loose_line_piece_and_not_a_digit() -> None:
+    lw = 4.5  # what a 3-thick cv2.line measures
+    mask = np.zeros((200, 300), np.uint8)
+    cv2.rectangle(mask, (10, 10), (290, 190), 1, 3)  # the network
+    cv2.line(mask, (40, 60), (260, 60), 1, 3)  # a border piece, 27 px gaps both sides
+    cv2.circle(mask, (150, 130), 15, 1, 3)  # a digit's loop: bent, not line-like
+    borders = mask.astype(bool)
+    stub = borders.copy()
+    stub[:15] = stub[185:] = stub[:, :15] = stub[:, 285:] = False
+
+    def bridge(b: NDArray[np.bool_]) -> NDArray[np.bool_]:
+        return bridge_ends(b, line_width=lw, reach=12 * lw, min_branch=6 * lw, cone=30)
+
+    out = stub_bridges(
+        borders, stub, line_width=lw, min_extent=6 * lw, max_fill=1.3, margin=20 * lw, bridge=bridge
+    )
+    assert out[55:66, 14:38].any() and out[55:66, 262:286].any()
+    assert not out[100:160].any() and not (out & borders).any()
+    # Shorter than min_extent: left alone.
+    none = stub_bridges(
+        borders,
+        stub,
+        line_width=lw,
+        min_extent=90 * lw,
+        max_fill=1.3,
+        margin=20 * lw,
+        bridge=bridge,
+    )
+    assert not none.any()
+
+
+def test_a_border_broken_off_at_both_ends_still_separates_its_countries() -> None:
+    # Gaps of 30 px (about 5 line widths): wider than gap closing, so the line
+    # hangs free and the protrusion step would take it for writing.
+    rng = np.random.default_rng(4)
+    img = _paper()
+    cv2.rectangle(img, (150, 120), (750, 600), INK, LW, cv2.LINE_AA)
+    cv2.polylines(img, [_wobbly((450, 150), (450, 570), rng)], False, INK, LW, cv2.LINE_AA)
+    cv2.putText(img, "2", (560, 380), cv2.FONT_HERSHEY_SIMPLEX, 1.5, INK, LW, cv2.LINE_AA)
+    seg = segment(img)
+    assert len(seg.regions) == 2
+    assert _cell_of(seg, 300, 360) != _cell_of(seg, 650, 300)
+    off = segment(img, settings=replace(ReaderSettings(), stub_bridge_reach=0.0))
+    assert len(off.regions) == 1
