@@ -220,9 +220,82 @@ def _sheet_by_lines(small: NDArray[np.uint8], *, settings: ReaderSettings) -> Co
             lines.append((length, a, (b - a) / length, n))
     lines.sort(key=lambda t: -t[0])
     lines = lines[: settings.page_max_edges]
+    best = _best_quad(lines, gray, settings=settings)
+    if best is None and settings.page_by_frame:
+        # A sheet cut off by the frame on one side shows three edges; the
+        # frame's side closes them. Under a steep tilt the cut-off sheet's far
+        # edge runs about parallel to the frame: the warp then undoes most of
+        # the perspective (the ruling's lines become parallel).
+        for point, direction, normal in (
+            ((0.0, 0.0), (1.0, 0.0), (0.0, 1.0)),
+            ((0.0, sh - 1.0), (1.0, 0.0), (0.0, -1.0)),
+            ((0.0, 0.0), (0.0, 1.0), (1.0, 0.0)),
+            ((sw - 1.0, 0.0), (0.0, 1.0), (-1.0, 0.0)),
+        ):
+            side = (0.0, np.array(point), np.array(direction), np.array(normal))
+            found = _best_quad(lines, gray, settings=settings, frame_side=side)
+            if found is None or _side_turn(found[1], side) < settings.page_frame_min_turn:
+                # Side edges about parallel: no perspective to undo, and the
+                # whole photo loses nothing.
+                continue
+            if best is None or found[0] > best[0]:
+                best = found
+        if best is not None and not _holds_bright_area(small, best[1], settings=settings):
+            best = None
+    return None if best is None else order_corners(best[1])
+
+
+def _side_turn(quad: NDArray[np.float64], frame_side: _Edge) -> float:
+    """Degrees between the two sides of ``quad`` that meet its side on the frame."""
+    _, point, _, normal = frame_side
+    off = np.abs((quad - point) @ normal)
+    # The side on the frame: the pair of consecutive corners nearest to it.
+    i = int(np.argmin(off + np.roll(off, -1)))
+    a = quad[(i + 2) % 4] - quad[(i + 1) % 4]
+    b = quad[(i - 1) % 4] - quad[i]
+    cos = abs(float(np.dot(a, b))) / max(1e-9, float(np.linalg.norm(a) * np.linalg.norm(b)))
+    return float(np.degrees(np.arccos(min(1.0, cos))))
+
+
+def _holds_bright_area(
+    small: NDArray[np.uint8], quad: NDArray[np.float64], *, settings: ReaderSettings
+) -> bool:
+    """Whether ``quad`` holds ``page_frame_bright`` of the photo's largest bright area.
+
+    A sheet lying on a table is all of the paper in the photo; a page of a
+    book or a newspaper goes on into paper beyond the edges found (the facing
+    page, the margin), and the whole photo is the better working area then.
+    """
+    found = _bright_blob(_paper_score(small, settings=settings), settings=settings)
+    if found is None:
+        return False
+    blob = found[0]
+    inside = np.zeros(blob.shape, np.uint8)
+    cv2.fillPoly(inside, [np.round(quad).astype(np.int32)], 1)
+    return float((blob & inside).sum()) >= settings.page_frame_bright * float(blob.sum())
+
+
+_Edge = tuple[float, NDArray[np.float64], NDArray[np.float64], NDArray[np.float64]]
+
+
+def _best_quad(
+    lines: list[_Edge],
+    gray: NDArray[np.uint8],
+    *,
+    settings: ReaderSettings,
+    frame_side: _Edge | None = None,
+) -> tuple[float, NDArray[np.float64]] | None:
+    """The best-supported sheet from four of the paper ``lines`` (or three and ``frame_side``).
+
+    Each edge is (length, point, unit direction, unit normal towards the
+    paper). Returns the summed length of the edges and the quadrilateral.
+    """
+    sh, sw = gray.shape[:2]
+    long_side = max(sh, sw)
     best = None
-    for combo in itertools.combinations(range(len(lines)), 4):
-        chosen = [lines[i] for i in combo]
+    k = 4 if frame_side is None else 3
+    for combo in itertools.combinations(range(len(lines)), k):
+        chosen = [lines[i] for i in combo] + ([] if frame_side is None else [frame_side])
         # Sort the four edges around the sheet by the direction of their normals.
         angles = [np.arctan2(n[1], n[0]) for _, _, _, n in chosen]
         chosen = [c for _, c in sorted(zip(angles, chosen, strict=True), key=lambda t: t[0])]
@@ -285,7 +358,7 @@ def _sheet_by_lines(small: NDArray[np.uint8], *, settings: ReaderSettings) -> Co
         score = sum(c[0] for c in chosen)
         if best is None or score > best[0]:
             best = (score, quad)
-    return None if best is None else order_corners(best[1])
+    return best
 
 
 def _on_frame(quad: Corners, shape: tuple[int, ...], margin: float) -> bool:

@@ -43,6 +43,17 @@ class ReaderSettings:
         brightness (paper goes on).
     page_outside_fraction : float
         (see above)
+    page_by_frame : bool
+        Failing four edges, look for three closed by the frame's side (a tilted
+        sheet running out of the photo on one side), kept when the
+        quadrilateral holds ``page_frame_bright`` of the photo's largest
+        bright area (not a book's page that goes on beyond the edges found).
+    page_frame_bright : float
+        See ``page_by_frame``.
+    page_frame_min_turn : float
+        Degrees: the two sides meeting the frame must turn towards each other
+        by at least this much (perspective to undo); about parallel, the
+        whole photo is as good a working area.
     page_analysis_px : int
         The page finder looks for the sheet in a copy of the photo this many pixels
         on its long side (its edge tests are tuned at that scale). The ``page_*_px``
@@ -379,6 +390,9 @@ class ReaderSettings:
     page_min_area: float = 0.15
     page_max_area: float = 0.98
     page_by_lines: bool = True
+    page_by_frame: bool = True
+    page_frame_bright: float = 0.95
+    page_frame_min_turn: float = 2.5
     page_edge_min_length: float = 0.2
     page_corner_outside: float = 0.25
     page_outside_bright: float = 0.9

@@ -75,3 +75,54 @@ def test_an_edge_step_must_be_crisp_and_strong() -> None:
     weak = np.where(crisp > 100, 85, 70).astype(np.float32)  # 15 grey levels
     assert _edge_step(weak, a, b, settings=s)[0] == 0
     assert _edge_step(weak, a, b, settings=replace(s, page_step_min=10.0))[0] > 0
+
+
+def _tilted_sheet_out_of_the_top(facing_page: bool = False) -> tuple[np.ndarray, np.ndarray]:
+    """A sheet narrowing towards the top and running out of the photo there.
+
+    With ``facing_page`` a slightly darker page adjoins its left edge (a book).
+    """
+    h, w = 1200, 900
+    rng = np.random.default_rng(3)
+    img = (np.full((h, w, 3), 30) + rng.integers(0, 20, (h, w, 3))).astype(np.uint8)
+    quad = np.array([[160.0, -300.0], [740.0, -300.0], [820.0, 800.0], [80.0, 800.0]])
+    if facing_page:
+        left = np.array([[-400.0, -300.0], [160.0, -300.0], [80.0, 800.0], [-400.0, 800.0]])
+        cv2.fillPoly(img, [np.round(left).astype(np.int32)], (185, 185, 185))
+    cv2.fillPoly(img, [np.round(quad).astype(np.int32)], (220, 220, 220))
+    cv2.rectangle(img, (300, 200), (600, 500), (40, 40, 40), 4)
+    return img, quad
+
+
+def test_a_book_page_running_out_of_the_photo_is_not_closed_by_the_frame() -> None:
+    img, _ = _tilted_sheet_out_of_the_top(facing_page=True)
+    assert find_sheet(img, settings=replace(ReaderSettings(), page_frame_bright=0.0)) is not None
+    assert find_sheet(img, settings=ReaderSettings()) is None
+
+
+def test_a_tilted_sheet_running_out_of_the_top_is_closed_by_the_frame() -> None:
+    # Steep tilt: the sheet narrows towards the top and runs out of the
+    # photo there; three of its edges are seen.
+    img, quad = _tilted_sheet_out_of_the_top()
+    h = img.shape[0]
+    off = find_sheet(img, settings=replace(ReaderSettings(), page_by_frame=False))
+    assert off is None
+    # Its sides turn by about 8 degrees: less would be no perspective to undo.
+    parallel = find_sheet(img, settings=replace(ReaderSettings(), page_frame_min_turn=10.0))
+    assert parallel is None
+    found = find_sheet(img, settings=ReaderSettings())
+    assert found is not None
+    # Its bottom corners and the frame's top where the side edges cross it.
+    left_top = quad[0] + (quad[3] - quad[0]) * (0 - quad[0, 1]) / (quad[3, 1] - quad[0, 1])
+    right_top = quad[1] + (quad[2] - quad[1]) * (0 - quad[1, 1]) / (quad[2, 1] - quad[1, 1])
+    truth = np.array([left_top, right_top, quad[2], quad[3]])
+    assert np.abs(found - truth).max() < 0.02 * h
+    page = extract_page(img, settings=ReaderSettings())
+    assert page.rectified
+    # The working image is the sheet: no table along its sides, at the top
+    # (where the sheet is narrow in the photo) as at the bottom.
+    gray = cv2.cvtColor(page.image, cv2.COLOR_BGR2GRAY)
+    m = int(0.03 * max(gray.shape))
+    assert np.median(gray[m:-m, m : 2 * m]) > 180
+    assert np.median(gray[m:-m, -2 * m : -m]) > 180
+    assert np.median(gray[m : 2 * m, m:-m]) > 180
