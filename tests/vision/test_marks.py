@@ -543,3 +543,50 @@ def test_light_printed_ruling_is_not_writing() -> None:
     for r in range(2, 30):
         seven[r, max(0, 23 - r * 23 // 29) : max(0, 23 - r * 23 // 29) + 2] = True
     assert not _ruling_piece(seven, (30, 35), low, 20.0, cfg)
+
+
+def test_a_doubtful_number_is_read_again_turned_and_the_views_vote() -> None:
+    from dataclasses import replace
+
+    from aggression_vision.vision import digits
+    from aggression_vision.vision.marks import Cluster, ClusterReading, _reread_turned
+
+    steps, classes = digits.INPUT_W // 4, 1 + len(digits.ALPHABET)
+
+    def logprobs(text: str, sure: float) -> np.ndarray:
+        """CTC outputs that spell ``text`` with probability ``sure`` at its steps."""
+        lp = np.full((steps, classes), np.log(1e-4), np.float32)
+        lp[:, 0] = 0.0
+        for k, ch in enumerate(text):
+            t = 10 + 4 * k
+            lp[t, :] = np.log((1 - sure) / (classes - 1))
+            lp[t, 1 + digits.ALPHABET.index(ch)] = np.log(sure)
+        return lp - np.logaddexp.reduce(lp, axis=1, keepdims=True)
+
+    class Views:
+        """Stands in for the network: every turned view reads a sure 7."""
+
+        def __init__(self) -> None:
+            self.seen = 0
+
+        def run(self, x: np.ndarray) -> digits.NetOutput:
+            self.seen += len(x)
+            n = len(x)
+            lp = np.stack([logprobs("7", 0.95)] * n)
+            return digits.NetOutput(lp, np.zeros(n, np.float32), np.zeros(n, np.float32))
+
+    crop = np.zeros((30, 20), np.float32)
+    crop[5:25, 9:12] = 1.0
+    tall = Cluster(1, (0, 0, 20, 30), (1,), 1.0)
+    doubtful = ClusterReading(tall, "1", 0.55, 0.0, 0.0)
+    sure = ClusterReading(replace(tall, region=2), "1", 0.99, 0.0, 0.0)
+    lp = np.stack([logprobs("1", 0.55), logprobs("1", 0.99)])
+    net = Views()
+    got = _reread_turned([doubtful, sure], [crop, crop], lp, net, MarksSettings())  # type: ignore[arg-type]
+    # Two of three views read 7: the doubtful 1 is a 7; the sure one is not read again.
+    assert [r.text for r in got] == ["7", "1"]
+    assert net.seen == len(MarksSettings().view_angles)
+    # Off: no view angles (or nothing doubtful), nothing read again.
+    net = Views()
+    cfg = MarksSettings(view_angles=())
+    assert _reread_turned([doubtful], [crop], lp[:1], net, cfg)[0].text == "1"  # type: ignore[arg-type]
