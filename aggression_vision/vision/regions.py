@@ -855,8 +855,8 @@ def stub_bridges(
     every boundary between the countries found without them, so the
     protrusion step would take them for writing, and the countries on
     either side merge. Around each such piece that is line-like (at least
-    ``min_extent`` long, its area at most ``max_fill`` times its extent times
-    the line width: not a digit's bent strokes), the loose ends are
+    ``min_extent`` long, its area at most ``max_fill`` times its box's width
+    plus height times the line width: not a digit's curled strokes), the loose ends are
     continued with ``bridge`` on a window of the borders ``margin`` pixels
     wider than the piece (not on the whole page: it is rare).
 
@@ -881,9 +881,11 @@ def stub_bridges(
     h, w = borders.shape
     out = np.zeros((h, w), dtype=bool)
     count, _, stats, _ = cv2.connectedComponentsWithStats(stub.astype(np.uint8), None, 8)
-    extent = np.maximum(stats[:, cv2.CC_STAT_WIDTH], stats[:, cv2.CC_STAT_HEIGHT])
-    area = stats[:, cv2.CC_STAT_AREA]
-    line = (extent >= min_extent) & (area <= max_fill * extent * line_width)
+    cw, ch = stats[:, cv2.CC_STAT_WIDTH], stats[:, cv2.CC_STAT_HEIGHT]
+    # A bent line (an L) is as long as its box's two sides together.
+    line = (np.maximum(cw, ch) >= min_extent) & (
+        stats[:, cv2.CC_STAT_AREA] <= max_fill * (cw + ch) * line_width
+    )
     line[0] = False
     if not line.any():
         return out

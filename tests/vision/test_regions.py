@@ -482,3 +482,24 @@ def test_a_border_broken_off_at_both_ends_still_separates_its_countries() -> Non
     assert _cell_of(seg, 300, 360) != _cell_of(seg, 650, 300)
     off = segment(img, settings=replace(ReaderSettings(), stub_bridge_reach=0.0))
     assert len(off.regions) == 1
+
+
+def test_stub_bridges_ties_a_bent_line_piece() -> None:
+    lw = 4.5
+    mask = np.zeros((200, 300), np.uint8)
+    cv2.rectangle(mask, (10, 10), (290, 190), 1, 3)
+    # An L-shaped border piece: 27 px from the left side, 38 px above the bottom.
+    cv2.polylines(
+        mask, [np.int32([[40, 60], [200, 60], [200, 150]]).reshape(-1, 1, 2)], False, 1, 3
+    )
+    borders = mask.astype(bool)
+    stub = borders.copy()
+    stub[:15] = stub[185:] = stub[:, :15] = stub[:, 285:] = False
+
+    def bridge(b: NDArray[np.bool_]) -> NDArray[np.bool_]:
+        return bridge_ends(b, line_width=lw, reach=12 * lw, min_branch=6 * lw, cone=30)
+
+    out = stub_bridges(
+        borders, stub, line_width=lw, min_extent=6 * lw, max_fill=1.3, margin=20 * lw, bridge=bridge
+    )
+    assert out[55:66, 14:38].any() and out[152:186, 195:206].any()
