@@ -548,6 +548,107 @@ def split_writing(
     return ink & ~writing, writing
 
 
+def linked_fragments(
+    borders: NDArray[np.bool_],
+    writing: NDArray[np.bool_],
+    *,
+    line_width: float,
+    min_length: float,
+    min_straightness: float,
+    max_fill: float,
+    reach: float,
+    ruling: NDArray[np.bool_] | None = None,
+    max_on_ruling: float = 1.0,
+    rounds: int = 2,
+) -> NDArray[np.bool_]:
+    """Writing pieces that continue the border network at both of their ends.
+
+    A faint border broken by gaps leaves pieces too short for the border
+    network, taken for writing by :func:`split_writing` before gap closing
+    (which closes the borders only), and the countries on either side merge.
+    A piece at least ``min_length`` long and line-like (its area at most
+    ``max_fill`` times its skeleton's length times the line width, its two
+    farthest skeleton ends at least ``min_straightness`` of that length
+    apart) whose two ends both lie within ``reach`` of border ink is border.
+    Pieces taken count as border for the next round (a chain of pieces).
+
+    Parameters
+    ----------
+    borders, writing : (H, W) bool
+        The first split of the ink.
+    line_width : float
+        Pixels.
+    min_length, reach : float
+        Pixels.
+    min_straightness, max_fill : float
+    ruling : (H, W) bool, optional
+        Printed ruling removed from the ink: a piece mostly along it (more
+        than ``max_on_ruling``) is what is left of a ruling line.
+    max_on_ruling : float
+    rounds : int
+
+    Returns
+    -------
+    (H, W) bool, the pieces of ``writing`` that are border.
+    """
+    out = np.zeros_like(writing)
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(writing.astype(np.uint8), None, 8)
+    if count <= 1:
+        return out
+    extent = np.maximum(stats[:, cv2.CC_STAT_WIDTH], stats[:, cv2.CC_STAT_HEIGHT])
+    area = stats[:, cv2.CC_STAT_AREA]
+    # Both tests below bound the area: the ends' distance is at most the
+    # box's diagonal, the skeleton at most that over min_straightness.
+    diagonal = np.hypot(stats[:, cv2.CC_STAT_WIDTH], stats[:, cv2.CC_STAT_HEIGHT])
+    cand = (extent >= min_length) & (
+        area <= max_fill * diagonal / max(min_straightness, 1e-3) * line_width
+    )
+    cand[0] = False
+    if not cand.any():
+        return out
+    near_ruling = None
+    if ruling is not None and ruling.any() and max_on_ruling < 1.0:
+        near_ruling = _near_ruling(ruling)
+    todo = list(np.nonzero(cand)[0])
+    for _ in range(rounds):
+        dist = cv2.distanceTransform((~(borders | out)).astype(np.uint8), cv2.DIST_L2, 5)
+        left = []
+        taken = False
+        for k in todo:
+            x, y, cw, ch = (int(v) for v in stats[k, :4])
+            mine = labels[y : y + ch, x : x + cw] == k
+            if (
+                near_ruling is not None
+                and near_ruling[y : y + ch, x : x + cw][mine].mean() > max_on_ruling
+            ):
+                continue
+            if dist[y : y + ch, x : x + cw][mine].min() > reach:
+                left.append(k)
+                continue
+            sk = thin(np.pad(mine, 1))
+            length = float(sk.sum())
+            if area[k] > max_fill * length * line_width:
+                continue
+            ends = np.argwhere(_loose_ends(sk)) - 1
+            if len(ends) < 2 or len(ends) > 12:
+                continue
+            dd = np.hypot(*(ends[:, None, :] - ends[None, :, :]).transpose(2, 0, 1))
+            i, j = np.unravel_index(int(np.argmax(dd)), dd.shape)
+            if dd[i, j] < min_straightness * length:
+                continue
+            a = dist[y + ends[i][0], x + ends[i][1]]
+            b = dist[y + ends[j][0], x + ends[j][1]]
+            if max(a, b) <= reach:
+                out[y : y + ch, x : x + cw] |= mine
+                taken = True
+            else:
+                left.append(k)
+        todo = left
+        if not taken or not todo:
+            break
+    return out
+
+
 def _reading_order(centroids: list[tuple[float, float]], heights: list[float]) -> list[int]:
     """Indices sorted top to bottom in rows, then left to right within a row."""
     if not centroids:
@@ -980,6 +1081,22 @@ def segment(
     # borders next to them. Then close the gaps of the borders only, and look
     # again (closing can join fragments of writing into a bigger one).
     borders, writing = split_writing(mask, line_width=lw, settings=settings, ruling=ink.ruling)
+    if settings.link_reach > 0:
+        linked = linked_fragments(
+            borders,
+            writing,
+            line_width=lw,
+            min_length=settings.link_min_length * lw,
+            min_straightness=settings.link_straightness,
+            max_fill=settings.link_max_fill,
+            reach=settings.link_reach * lw,
+            ruling=ink.ruling,
+            max_on_ruling=settings.bridge_max_on_ruling,
+        )
+        borders |= linked
+        writing &= ~linked
+    else:
+        linked = np.zeros_like(borders)
     if settings.curl_ratio > 0:
         # A digit welded to a border by one end would be tied to another
         # border by gap closing and split its country in two.
@@ -993,7 +1110,8 @@ def segment(
         )
         borders &= ~curled
         writing |= curled
-    raw_borders = borders
+    # Linked pieces count as gap closing's work for the cut-pocket test.
+    raw_borders = borders & ~linked
     closed = close_gaps(borders, gap=settings.gap_close * lw)
     borders, more_writing = split_writing(
         closed, line_width=lw, settings=settings, ruling=ink.ruling

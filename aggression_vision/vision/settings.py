@@ -380,6 +380,20 @@ class ReaderSettings:
         Such a piece is at least this many line widths long, its area at most
         ``fragment_max_fill`` times its extent times the line width (a
         digit's bent strokes are not).
+    link_reach : float
+        A piece of ink taken for writing before gap closing whose two ends
+        both lie within this many line widths of the border network is a
+        piece of border broken off by gaps (faint pencil), when it is also
+        line-like (below); 0 turns it off.
+    link_min_length : float
+        ... at least this many line widths long (a 't' or a '1' welded
+        between the lines of a narrow box is shorter), ...
+    link_straightness : float
+        ... its two farthest skeleton ends at least this fraction of its
+        skeleton's length apart, ...
+    link_max_fill : float
+        ... and its area at most this many times its skeleton's length times
+        the line width.
     polygon_tolerance : float
         Douglas-Peucker tolerance of the output polygons, in line widths.
     """
@@ -506,4 +520,8 @@ class ReaderSettings:
     curl_keep: float = 2.0
     stub_bridge_reach: float = 6.0
     stub_bridge_extent: float = 6.0
+    link_reach: float = 3.0
+    link_min_length: float = 9.0
+    link_straightness: float = 0.6
+    link_max_fill: float = 1.3
     polygon_tolerance: float = 0.5

@@ -21,6 +21,7 @@ from aggression_vision.vision.regions import (
     close_gaps,
     curled_branches,
     cut_pockets,
+    linked_fragments,
     segment,
     split_writing,
     stub_bridges,
@@ -503,3 +504,37 @@ def test_stub_bridges_ties_a_bent_line_piece() -> None:
         borders, stub, line_width=lw, min_extent=6 * lw, max_fill=1.3, margin=20 * lw, bridge=bridge
     )
     assert out[55:66, 14:38].any() and out[152:186, 195:206].any()
+
+
+def test_linked_fragments_takes_a_piece_between_borders_not_a_free_one() -> None:
+    lw = 4.5
+    mask = np.zeros((200, 300), np.uint8)
+    cv2.line(mask, (10, 20), (290, 20), 1, 3)  # two border lines
+    cv2.line(mask, (10, 180), (290, 180), 1, 3)
+    borders = mask.astype(bool)
+    writing = np.zeros_like(borders)
+    piece = np.zeros((200, 300), np.uint8)
+    cv2.line(piece, (100, 30), (100, 170), 1, 3)  # 8 px gaps to both lines
+    cv2.line(piece, (200, 60), (200, 140), 1, 3)  # as long, but far from both
+    writing |= piece.astype(bool)
+    kwargs = dict(line_width=lw, min_length=9 * lw, min_straightness=0.6, max_fill=1.3)
+    out = linked_fragments(borders, writing, reach=3 * lw, **kwargs)
+    assert out[100, 98:103].any() and not out[:, 190:].any()
+    # Out of reach: nothing.
+    assert not linked_fragments(borders, writing, reach=1 * lw, **kwargs).any()
+
+
+def test_a_short_border_piece_cut_off_by_gaps_separates_its_countries() -> None:
+    img = _paper(1800, 1400)
+    cv2.rectangle(img, (200, 200), (1600, 1200), INK, LW, cv2.LINE_AA)
+    cv2.line(img, (200, 300), (1600, 300), INK, LW, cv2.LINE_AA)
+    # The border between the band's two countries: a bent piece under writing
+    # size (6% of 1800 px) and fragment length, 12 px short of both lines.
+    bent = np.int32([[900, 213], [910, 238], [912, 262], [900, 287]]).reshape(-1, 1, 2)
+    cv2.polylines(img, [bent], False, INK, LW, cv2.LINE_AA)
+    seg = segment(img)
+    scale = seg.image.shape[1] / 1800  # the working image is smaller
+    left, right = (int(500 * scale), int(250 * scale)), (int(1300 * scale), int(250 * scale))
+    assert 0 != _cell_of(seg, *left) != _cell_of(seg, *right) != 0
+    off = segment(img, settings=replace(ReaderSettings(), link_reach=0.0))
+    assert _cell_of(off, *left) == _cell_of(off, *right) != 0
