@@ -590,3 +590,21 @@ def test_a_doubtful_number_is_read_again_turned_and_the_views_vote() -> None:
     net = Views()
     cfg = MarksSettings(view_angles=())
     assert _reread_turned([doubtful], [crop], lp[:1], net, cfg)[0].text == "1"  # type: ignore[arg-type]
+
+
+def test_on_a_page_with_hardly_any_letter_a_letter_reading_is_its_number() -> None:
+    from aggression_vision.vision.marks import Cluster, ClusterReading, combine
+
+    def reading(text: str, mass: float, height: float = 1.0) -> ClusterReading:
+        cl = Cluster(1, (0, 0, 40, 40), (1,), height)
+        return ClusterReading(cl, text, 0.9, 0.0, 0.0, alt_number="4", number_mass=mass)
+
+    four_as_a = reading("A", 0.03)
+    # Where letters are read in some countries, a sure letter stays a letter ...
+    assert combine([four_as_a]).armies is None
+    # ... where hardly any is, it is a misread number.
+    assert combine([four_as_a], plain=True).armies == 4
+    # A speck well below writing height reads as nothing all the same.
+    assert combine([reading("A", 0.03, height=0.3)], plain=True).armies is None
+    cfg = MarksSettings(number_from_letter_plain=1.0)
+    assert combine([four_as_a], cfg, plain=True).armies is None
