@@ -608,3 +608,25 @@ def test_on_a_page_with_hardly_any_letter_a_letter_reading_is_its_number() -> No
     assert combine([reading("A", 0.03, height=0.3)], plain=True).armies is None
     cfg = MarksSettings(number_from_letter_plain=1.0)
     assert combine([four_as_a], cfg, plain=True).armies is None
+
+
+def test_a_doubtful_number_with_a_small_fragment_beside_it_is_the_sure_part() -> None:
+    from dataclasses import replace
+
+    from aggression_vision.vision.marks import Cluster, ClusterReading, resolve_splits
+
+    whole = Cluster(1, (0, 0, 80, 40), (1, 2), 1.1)
+    seven = Cluster(1, (0, 0, 40, 40), (1,), 1.05, split_of=(0, 0))
+    piece = Cluster(1, (50, 0, 80, 20), (2,), 0.4, split_of=(0, 1))
+    readings = [
+        ClusterReading(whole, "71", 0.37, 0.0, 0.0),
+        ClusterReading(seven, "7", 0.99, 0.0, 0.0),
+        ClusterReading(piece, "1", 0.6, 0.0, 0.0),
+    ]
+    out = resolve_splits(readings)
+    assert sorted(r.text for r in out) == ["", "7"]
+    # A sure whole reading, or a second part of writing height, keeps the whole.
+    sure = [replace(readings[0], probability=0.9), *readings[1:]]
+    assert [r.text for r in resolve_splits(sure)] == ["71"]
+    tall = [*readings[:2], replace(readings[2], cluster=replace(piece, height=1.0))]
+    assert [r.text for r in resolve_splits(tall)] == ["71"]
