@@ -191,16 +191,21 @@ def _lattice_chain(peaks: NDArray[np.int64]) -> tuple[int, float]:
 
 
 def _is_ruling(
-    runs: NDArray[np.uint8], *, settings: ReaderSettings, long_side: int | None = None
-) -> bool:
-    """Whether horizontal straight runs form a printed ruling.
+    runs: NDArray[np.uint8],
+    *,
+    settings: ReaderSettings,
+    long_side: int | None = None,
+    pitch: float | None = None,
+) -> float:
+    """Whether horizontal straight runs form a printed ruling: its line step, or 0.
 
     Two tests. Regular spacing: the image is cut into vertical strips (a curled
     page bends long lines, so one profile over the whole width would smear
     them) and in some strips the row profile of the runs shows a lattice of
     lines at a small step. Long lines: printed ruling runs across the sheet,
     many steps long, while the lines of a grid drawn on the paper (a sudoku,
-    a map drawn with a ruler) stop after a few cells.
+    a map drawn with a ruler) stop after a few cells. With ``pitch`` the
+    step must also be within ``ruling_residual_pitch`` of it (relative).
     """
     nh, nw = runs.shape
     strips = settings.grid_strips
@@ -215,21 +220,23 @@ def _is_ruling(
         if chain >= settings.grid_min_lines and step <= max_step:
             steps.append(step)
     if len(steps) < settings.grid_min_strips:
-        return False
+        return 0.0
     step = float(np.median(steps))
+    if pitch is not None and abs(step / pitch - 1.0) > settings.ruling_residual_pitch:
+        return 0.0
     count, _, stats, centroids = cv2.connectedComponentsWithStats(runs, None, 8)
     long_lines = stats[1:, cv2.CC_STAT_WIDTH] >= settings.grid_line_steps * step
     # The long lines themselves must be spaced by that step.
     rows = np.sort(centroids[1:][long_lines, 1])
     if len(rows) < settings.grid_min_long_lines:
-        return False
+        return 0.0
     ratio = np.diff(rows) / step
     ok = np.abs(ratio - 1.0) < 0.35
     best = run = 0
     for good in ok:
         run = run + 1 if good else 0
         best = max(best, run)
-    return best + 1 >= settings.grid_min_long_lines
+    return step if best + 1 >= settings.grid_min_long_lines else 0.0
 
 
 def _thick_across(
@@ -276,6 +283,16 @@ def _half_overlapping_tiles(h: int, w: int, n: int) -> list[tuple[slice, slice]]
     ]
 
 
+def _overlap(a: tuple[slice, slice], b: tuple[slice, slice]) -> bool:
+    """Whether two tiles overlap."""
+    return (
+        a[0].start < b[0].stop
+        and b[0].start < a[0].stop
+        and a[1].start < b[1].stop
+        and b[1].start < a[1].stop
+    )
+
+
 def find_ruling(
     darkness: NDArray[np.float32],
     mask: NDArray[np.bool_],
@@ -305,7 +322,9 @@ def find_ruling(
     -------
     (H, W) bool: the pixels of ``mask`` that belong to a printed ruling.
     """
-    ruling, found = _ruling_in(darkness, mask, settings=settings, keep_in=keep_in)
+    # The line steps of the families found (page and tiles).
+    pitches: list[float] = []
+    ruling, found = _ruling_in(darkness, mask, settings=settings, keep_in=keep_in, steps=pitches)
     page_angles = list(found)
     # Perspective fans a ruling out and a curled page bends it: look again in
     # overlapping tiles, where its lines are closer to parallel and straight.
@@ -331,6 +350,7 @@ def find_ruling(
             keep_in=None if keep_in is None else keep_in[sl],
             scale=max(h, w),
             known=known,
+            steps=pitches,
         )
 
     if n > 1:
@@ -352,18 +372,54 @@ def find_ruling(
             for sl in _half_overlapping_tiles(h, w, m):
                 known = list(page_angles)
                 for big, angles in seen:
-                    if (
-                        big[0].start < sl[0].stop
-                        and sl[0].start < big[0].stop
-                        and big[1].start < sl[1].stop
-                        and sl[1].start < big[1].stop
-                    ):
+                    if _overlap(big, sl):
                         known += angles
                 part, _ = in_tile(sl, settings, known)
                 ruling[sl] |= part
         if found:
             for sl in missed:
                 part, _ = in_tile(sl, relaxed)
+                ruling[sl] |= part
+        # A curled page bends its ruling: in a corner the lines turn away
+        # from the family seen in the tiles around it, and the pass above
+        # leaves that family alone there. What the passes so far left of the
+        # ink (away from the ruling found) holds no lattice of long lines
+        # unless such a bent ruling is still there: look for one in it.
+        r = settings.ruling_residual_tiles
+        if found and pitches and r > 0:
+            reach = _disk_kernel(2 * settings.ruling_residual_reach + 1)
+            near = cv2.dilate(ruling.astype(np.uint8), reach).astype(bool)
+            rest = mask & ~near
+            # The other family's lines, removed, cut the bent lines into
+            # dashes: the runs bridge those gaps.
+            bridge = int(round(settings.ruling_residual_bridge * max(h, w)))
+            # Only a lattice at the printed ruling's step: drawn borders that
+            # happen to run parallel (hatching, a river's banks) are spaced
+            # freely.
+            pitch = float(np.median(pitches)) if settings.ruling_residual_pitch > 0 else None
+            for sl in _half_overlapping_tiles(h, w, r):
+                # Only families turned away from those seen around: drawn
+                # strokes kept along a straight ruling line are left alone.
+                known = list(page_angles) + [
+                    a for big, angles in seen if _overlap(big, sl) for a in angles
+                ]
+                # Squared paper only (two families seen around): the bridge
+                # is made for the gaps that the crossing family's removed
+                # lines leave; on lined paper it would join drawn dashes.
+                if not any(
+                    abs((a - b + 90.0) % 180.0 - 90.0) >= 45.0 for a in known for b in known
+                ):
+                    continue
+                part, _ = _ruling_in(
+                    darkness[sl],
+                    rest[sl],
+                    settings=relaxed if settings.ruling_residual_relaxed else settings,
+                    keep_in=None if keep_in is None else keep_in[sl],
+                    scale=max(h, w),
+                    known=known,
+                    bridge=bridge,
+                    pitch=pitch,
+                )
                 ruling[sl] |= part
     return ruling
 
@@ -376,11 +432,17 @@ def _ruling_in(
     keep_in: NDArray[np.bool_] | None = None,
     scale: int | None = None,
     known: list[float] | None = None,
+    bridge: int = 0,
+    pitch: float | None = None,
+    steps: list[float] | None = None,
 ) -> tuple[NDArray[np.bool_], list[float]]:
     """The ruling of one area (the page or a tile of it), and the angles of its families.
 
     ``scale`` is the page's long side. Families within ``ruling_known_angle``
-    degrees of a ``known`` angle are left alone (already handled).
+    degrees of a ``known`` angle are left alone (already handled). Gaps up
+    to ``bridge`` pixels along a line do not break it. With ``pitch`` only
+    families whose line step is near it are taken (``_is_ruling``); the
+    steps of the families found are appended to ``steps``.
     """
     h, w = mask.shape
     scale = scale or max(h, w)
@@ -403,6 +465,9 @@ def _ruling_in(
         # Thicken across the lines so that a line tilted a little still holds
         # a long straight run.
         thick = cv2.dilate(rotated, np.ones((5, 1), np.uint8))
+        if bridge > 1:
+            # Gaps up to ``bridge`` long along the lines do not break a run.
+            thick = cv2.morphologyEx(thick, cv2.MORPH_CLOSE, np.ones((1, bridge), np.uint8))
         runs = cv2.morphologyEx(thick, cv2.MORPH_OPEN, np.ones((1, run), np.uint8))
         return runs, rotated, rot
 
@@ -414,9 +479,12 @@ def _ruling_in(
         ):
             continue
         runs, rotated, rot = straight_runs(angle)
-        if not _is_ruling(runs, settings=settings, long_side=scale):
+        step = _is_ruling(runs, settings=settings, long_side=scale, pitch=pitch)
+        if not step:
             continue
         found.append(angle)
+        if steps is not None:
+            steps.append(step)
         # Perspective fans a family of lines out over several degrees: take
         # the runs at neighbouring angles too.
         frames = []

@@ -234,6 +234,24 @@ class ReaderSettings:
     ruling_relaxed_lines : int
         Once a ruling is seen on the page, a tile where it was missed needs
         only this many regularly spaced lines (and shorter ones).
+    ruling_residual_tiles : int
+        Once a squared ruling is seen on the page, the ink left away from it
+        is searched again in r x r overlapping tiles for families turned by
+        more than ``ruling_known_angle`` from those seen around (a curled
+        corner bends the ruling away from them); 0 turns this off.
+    ruling_residual_reach : int
+        Pixels around the ruling found left out of that search (the rims of
+        its lines).
+    ruling_residual_relaxed : bool
+        That search needs only the evidence of a tile where the ruling was
+        missed (``ruling_relaxed_lines``).
+    ruling_residual_bridge : float
+        Gaps along a line up to this fraction of the page's long side do not
+        break it in that search (where the crossing family's lines were taken
+        out).
+    ruling_residual_pitch : float
+        That search takes only a lattice whose line step is within this
+        fraction of the step of the ruling found on the page (0: any step).
     ruling_max_skew : float
         Degrees: the second family of a ruling is looked for this far from
         the right angle to the first (perspective turns it).
@@ -476,6 +494,11 @@ class ReaderSettings:
     ruling_fine_tiles: int = 5
     ruling_known_angle: float = 4.0
     ruling_relaxed_lines: int = 4
+    ruling_residual_tiles: int = 7
+    ruling_residual_reach: int = 2
+    ruling_residual_relaxed: bool = True
+    ruling_residual_bridge: float = 0.015
+    ruling_residual_pitch: float = 0.3
     ruling_max_skew: float = 20.0
     ruling_thick_ratio: float = 1.2
     ruling_thick_extra: float = 0.0

@@ -50,7 +50,10 @@ def test_fine_tiles_remove_more_of_a_fanned_out_sparse_ruling() -> None:
     img = _fanned_seyes_page()
     left = {}
     for fine in (0, 5):
-        ink = find_ink(img, settings=replace(ReaderSettings(), ruling_fine_tiles=fine))
+        # The residual search (a curled corner's bent ruling) would also take
+        # the fanned lines: left out, to measure the fine tiles alone.
+        cfg = replace(ReaderSettings(), ruling_fine_tiles=fine, ruling_residual_tiles=0)
+        ink = find_ink(img, settings=cfg)
         # The drawn box stays ink.
         assert ink.mask[398:403, 520:880].mean() > 0.9
         outside = ink.mask.copy()
@@ -220,3 +223,55 @@ def test_a_drawing_running_into_a_hard_shadow_on_the_sheet_is_kept() -> None:
     # into the shadow (the shadow is paper, not the table).
     assert box[ReaderSettings().paper_area_crossing] > 0.9
     assert box[2.0] < 0.1
+
+
+def _curled_squared_page() -> np.ndarray:
+    """Squared paper whose horizontal lines bend down in the bottom-right corner, a drawn box."""
+    h, w = 1050, 1400
+    img = np.full((h, w, 3), 225, np.uint8)
+    step = 30
+    xs = np.arange(w)
+    for y0 in range(15, h + 300, step):
+        # A curled corner: the lines turn away, more the farther right and down.
+        bend = 0.25 * np.clip(xs - 800, 0, None) * np.clip(y0 - 450, 0, None) / 600.0
+        pts = np.stack([xs, y0 - bend], axis=1).round().astype(np.int32)
+        cv2.polylines(img, [pts], False, (170, 170, 170), 1, cv2.LINE_AA)
+    for x in range(15, w, step):
+        cv2.line(img, (x, 0), (x, h - 1), (170, 170, 170), 1, cv2.LINE_AA)
+    cv2.rectangle(img, (200, 200), (600, 500), (60, 60, 60), 4)
+    return img
+
+
+def test_a_ruling_bent_in_a_curled_corner_is_removed_there_too() -> None:
+    img = _curled_squared_page()
+    off = find_ink(img, settings=replace(ReaderSettings(), ruling_residual_tiles=0))
+    on = find_ink(img, settings=ReaderSettings())
+    corner = (slice(750, 1050), slice(1100, 1400))
+    assert on.mask[corner].sum() < 0.75 * off.mask[corner].sum()
+    # The drawn box stays.
+    assert on.mask[195:206, 250:550].any(axis=0).mean() > 0.9
+    assert on.mask[250:450, 195:206].any(axis=1).mean() > 0.9
+
+
+def _squared_page_with_parallel_borders() -> np.ndarray:
+    """Straight squared paper (step 30) with six drawn parallel borders, turned, 14 px apart."""
+    h, w = 1050, 1400
+    img = np.full((h, w, 3), 225, np.uint8)
+    for y in range(15, h, 30):
+        cv2.line(img, (0, y), (w - 1, y), (170, 170, 170), 1, cv2.LINE_AA)
+    for x in range(15, w, 30):
+        cv2.line(img, (x, 0), (x, h - 1), (170, 170, 170), 1, cv2.LINE_AA)
+    for i in range(6):
+        y = 660 + 14 * i
+        cv2.line(img, (750, y), (1350, y - 160), (150, 150, 150), 2, cv2.LINE_AA)
+    return img
+
+
+def test_the_bent_ruling_search_leaves_parallel_borders_off_the_ruling_step() -> None:
+    img = _squared_page_with_parallel_borders()
+    kept = {}
+    for pitch in (0.0, ReaderSettings().ruling_residual_pitch):
+        ink = find_ink(img, settings=replace(ReaderSettings(), ruling_residual_pitch=pitch))
+        # The borders, away from their ends.
+        kept[pitch] = ink.mask[560:780, 950:1150].sum()
+    assert kept[ReaderSettings().ruling_residual_pitch] > 2 * kept[0.0]
