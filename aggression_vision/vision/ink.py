@@ -134,6 +134,18 @@ def _hysteresis(
     return keep[labels]
 
 
+def _mod_180(degrees: NDArray[np.float32]) -> NDArray[np.float32]:
+    """``degrees % 180.0`` for angles in [-180, 180], without the slow float modulo.
+
+    numpy's float remainder is ``fmod`` (exact: the angle itself, or 0 at 180)
+    plus 180 (in float32) where that is negative, and +0 where it is zero: the
+    same arithmetic, so the same values bit for bit.
+    """
+    out = np.where(degrees < 0, degrees + np.float32(180.0), degrees)
+    out[(degrees == 180.0) | (out == 0.0)] = 0.0  # fmod's zeros: +0
+    return out
+
+
 def _dominant_angles(
     darkness: NDArray[np.float32], mask: NDArray[np.bool_], max_skew: float = 90.0
 ) -> list[float]:
@@ -141,14 +153,18 @@ def _dominant_angles(
     gx = cv2.Sobel(darkness, cv2.CV_32F, 1, 0, ksize=3)
     gy = cv2.Sobel(darkness, cv2.CV_32F, 0, 1, ksize=3)
     mag = cv2.magnitude(gx, gy)
-    near = cv2.dilate(mask.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
-    sel = near & (mag > 0.05)
-    angle = np.degrees(np.arctan2(gy[sel], gx[sel])) % 180.0
+    near = cv2.dilate(mask.astype(np.uint8), np.ones((3, 3), np.uint8))
+    # Flat indices once, then three small gathers (cheaper than three
+    # boolean-mask selections over the whole area; same values, same order).
+    sel = np.flatnonzero(near.view(bool) & (mag > 0.05))
+    weights = mag.ravel()[sel]
+    angle = _mod_180(np.degrees(np.arctan2(gy.ravel()[sel], gx.ravel()[sel])))
     # Half-degree bins over 180 degrees. The second family is looked for on
     # its own: under strong perspective the two families of squared or Seyes
     # paper are far from right angles in the photo.
-    bins = np.round(angle * 2).astype(int) % 360
-    hist = np.bincount(bins, weights=mag[sel], minlength=360)
+    bins = np.round(angle * 2).astype(int)
+    bins[bins == 360] = 0  # the same as % 360 on 0..360
+    hist = np.bincount(bins, weights=weights, minlength=360)
     smooth = sum(np.roll(hist, k) for k in range(-2, 3))
     first = int(np.argmax(smooth))
     # Perspective turns the second family by some degrees from the right
@@ -212,9 +228,10 @@ def _is_ruling(
     width = nw // strips
     max_step = settings.grid_max_step * (long_side or max(nh, nw))
     steps = []
+    # The row profiles of all strips at once (integer sums: exact).
+    profiles = runs[:, : strips * width].reshape(nh, strips, width).sum(axis=2)
     for i in range(strips):
-        part = runs[:, i * width : (i + 1) * width]
-        profile = part.sum(axis=1).astype(np.float64)
+        profile = profiles[:, i].astype(np.float64)
         peaks = _line_peaks(profile, settings.grid_min_coverage * width)
         chain, step = _lattice_chain(peaks)
         if chain >= settings.grid_min_lines and step <= max_step:
@@ -507,10 +524,12 @@ def _ruling_in(
         for runs, rot in frames:
             rotated = cv2.warpAffine(ink, rot, runs.shape[::-1], flags=cv2.INTER_NEAREST)
             wide = _thick_across(rotated, runs, settings=settings, min_length=thick_length)
-            for part, out in ((runs & ~wide, thin), (runs & wide, thick)):
-                out |= cv2.warpAffine(
-                    part, rot, (w, h), flags=cv2.INTER_NEAREST | cv2.WARP_INVERSE_MAP
-                ).astype(bool)
+            # One warp back for both parts: 1 marks the thin runs, 2 the thick
+            # ones (nearest neighbour copies one source pixel per pixel).
+            code = runs + (runs & wide)
+            back = cv2.warpAffine(code, rot, (w, h), flags=cv2.INTER_NEAREST | cv2.WARP_INVERSE_MAP)
+            thin |= back == 1
+            thick |= back == 2
         return thin, thick
 
     split = [thin_and_thick(frames, m8) for frames in families]
@@ -583,19 +602,22 @@ def _line_stats(
     """
     # The crest (the darkest pixels across a line): blurred edges would mix
     # the light rims of a thick line with the core of a thin one.
-    crest = lines & (darkness >= cv2.dilate(darkness, np.ones((3, 3), np.uint8)))
-    if crest.sum() < 20:
+    crest = np.flatnonzero(lines & (darkness >= cv2.dilate(darkness, np.ones((3, 3), np.uint8))))
+    if len(crest) < 20:
         return 0.0, 0.0
-    q25, q75 = np.percentile(darkness[crest], [25, 75])
+    crest_dark = darkness.ravel()[crest]
+    q25, q75 = np.percentile(crest_dark, [25, 75])
     spread = float(q75 - q25)
     count, labels, stats, _ = cv2.connectedComponentsWithStats(lines.astype(np.uint8), None, 8)
     long = np.maximum(stats[:, cv2.CC_STAT_WIDTH], stats[:, cv2.CC_STAT_HEIGHT]) >= min_extent
     long[0] = False
     if long.sum() < 4:
         return 0.0, spread
-    idx = np.flatnonzero(long[labels] & crest)
-    lab = labels.ravel()[idx]
-    dark = darkness.ravel()[idx]
+    # Only the crest pixels' labels are looked up (not the whole image's).
+    crest_lab = labels.ravel()[crest]
+    on_long = long[crest_lab]
+    lab = crest_lab[on_long]
+    dark = crest_dark[on_long]
     order = np.lexsort((dark, lab))
     lab, dark = lab[order], dark[order]
     n = np.bincount(lab, minlength=count)
@@ -617,7 +639,7 @@ def _local_level(
     for i in range(tiles):
         for j in range(tiles):
             sel = where[ys[i] : ys[i + 1], xs[j] : xs[j + 1]]
-            if sel.sum() >= 50:
+            if np.count_nonzero(sel) >= 50:
                 grid[i, j] = np.median(darkness[ys[i] : ys[i + 1], xs[j] : xs[j + 1]][sel])
     return cv2.resize(grid, (w, h), interpolation=cv2.INTER_LINEAR)
 

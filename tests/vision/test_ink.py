@@ -5,7 +5,7 @@ from dataclasses import replace
 import cv2
 import numpy as np
 
-from aggression_vision.vision.ink import find_ink
+from aggression_vision.vision.ink import _mod_180, find_ink
 from aggression_vision.vision.settings import ReaderSettings
 
 
@@ -275,3 +275,21 @@ def test_the_bent_ruling_search_leaves_parallel_borders_off_the_ruling_step() ->
         # The borders, away from their ends.
         kept[pitch] = ink.mask[560:780, 950:1150].sum()
     assert kept[ReaderSettings().ruling_residual_pitch] > 2 * kept[0.0]
+
+
+def test_mod_180_is_the_float_remainder_bit_for_bit() -> None:
+    # The ruling search bins gradient angles with it: any difference from
+    # ``% 180.0`` (signed zeros, 180 reached by rounding) would change them.
+    rng = np.random.default_rng(3)
+    y = rng.standard_normal(200_000).astype(np.float32)
+    x = rng.standard_normal(200_000).astype(np.float32)
+    x[:1000] = 0.0
+    y[1000:2000] = -0.0
+    y[2000:3000] *= np.float32(1e-8)
+    x[2000:3000] = -np.abs(x[2000:3000])
+    edges = np.array([-180, 180, -0.0, 0.0, -1e-6, -1e-30, -179.99999, 1e-30], np.float32)
+    for degrees in (edges, np.degrees(np.arctan2(y, x))):
+        expected = degrees % 180.0
+        got = _mod_180(degrees)
+        assert got.dtype == expected.dtype
+        assert np.array_equal(got.view(np.uint32), expected.view(np.uint32))
