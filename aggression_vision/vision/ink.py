@@ -129,7 +129,7 @@ def _hysteresis(
     """
     count, labels, stats, _ = cv2.connectedComponentsWithStats(weak.astype(np.uint8), None, 8)
     keep = np.maximum(stats[:, cv2.CC_STAT_WIDTH], stats[:, cv2.CC_STAT_HEIGHT]) >= min_extent
-    keep[np.unique(labels[strong & weak])] = True
+    keep[labels[strong & weak]] = True  # repeated labels need no np.unique (a sort)
     keep[0] = False
     return keep[labels]
 
