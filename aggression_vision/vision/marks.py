@@ -266,7 +266,7 @@ class MarksSettings:
         the grain of a pencil's strokes closed over ``light_close`` line widths), off
         the borders' blurred edges (``faint_border``), with a pixel at least this dark
         and none darker than ``light_max`` (ink the region stage left out on purpose),
-        ``light_min_height`` to 1.5 writing heights high and at most
+        ``light_min_height`` to ``light_max_height`` writing heights high and at most
         ``light_max_width`` wide, and not printed ruling (see ``light_bar_span``).
         Their clusters are read after the orientation vote, and count only as a
         number of at least ``light_min_prob`` posterior that is not all ones (a lone
@@ -274,7 +274,9 @@ class MarksSettings:
         dev photos, 500-523 and 600-639, 8 pencil numbers were read where nothing was
         before; 1 unoccupied country took a number. Erased pencil, 0.1-0.25 times as
         dark as the pencil, stays below the seed.) 1 or more: off.
-    light_low, light_close, light_max, light_min_height, light_max_width : float
+    light_low, light_close, light_max, light_min_height, light_max_height : float
+        See ``light_seed``.
+    light_max_width : float
         See ``light_seed``.
     light_min_prob : float
         See ``light_seed``.
@@ -343,6 +345,7 @@ class MarksSettings:
     light_seed: float = 0.15
     light_close: float = 0.5
     light_min_height: float = 0.5
+    light_max_height: float = 1.5
     light_max_width: float = 2.0
     light_not_ones: bool = True
     light_bar_span: float = 0.8
@@ -570,7 +573,7 @@ def read_page(
         # A lettered page names every country: one whose writing holds no letter
         # reading has its letter grouped with its number, and a split into a letter
         # and a number needs less evidence there.
-        resolved = resolve_splits(readings, cfg, letterless=with_letter)
+        resolved = resolve_splits(readings, cfg, lettered=with_letter)
     by_region: dict[int, list[ClusterReading]] = {}
     for r in resolved:
         by_region.setdefault(r.cluster.region, []).append(r)
@@ -760,7 +763,7 @@ class _Extraction:
         ok = (
             seeded
             & (st[:, 3] >= cfg.light_min_height * text_h)
-            & (st[:, 3] <= 1.5 * text_h)
+            & (st[:, 3] <= cfg.light_max_height * text_h)
             & (st[:, 2] <= cfg.light_max_width * text_h)
             & (st[:, 4] >= cfg.min_component_area * lw * lw)
         )
@@ -1962,7 +1965,7 @@ def resolve_splits(
     readings: list[ClusterReading],
     settings: MarksSettings | None = None,
     *,
-    letterless: set[int] | None = None,
+    lettered: set[int] | None = None,
 ) -> list[ClusterReading]:
     """Keep each whole cluster, or the two parts of one of its trial splits.
 
@@ -1970,7 +1973,7 @@ def resolve_splits(
     clusters first, then the parts. A split wins when one part reads as a letter and the
     other as a number, both confidently (the best such split by its weaker part).
 
-    ``letterless``: on a lettered page, the regions that DO hold a letter reading; in
+    ``lettered``: on a lettered page, the regions that hold a letter reading; in
     the others a split also wins when one part carries at least ``split_letter_mass``
     of its posterior on the letters (any letter but ``split_never_letters``) and the
     other ``split_number_mass`` on the numbers.
@@ -1991,7 +1994,7 @@ def resolve_splits(
             p = min(a.probability, b.probability)
             if kinds == {"letter", "number"} and p > best_p:
                 best, best_p = (a, b), p
-        if best is None and letterless is not None and r.cluster.region not in letterless:
+        if best is None and lettered is not None and r.cluster.region not in lettered:
             best = _letter_split(cand, cfg)
             if best is not None:
                 # An underline under the letter and the number reads with the whole.
@@ -2047,7 +2050,7 @@ def _letter_split(
     cand: list[ClusterReading], cfg: MarksSettings
 ) -> tuple[ClusterReading, ClusterReading] | None:
     """The trial split of ``cand`` (parts in pairs) likeliest to be a letter beside a
-    number by the posterior masses (see ``letterless`` of :func:`resolve_splits`), its
+    number by the posterior masses (see ``lettered`` of :func:`resolve_splits`), its
     parts read as that letter and that number; None when none is likely enough."""
     best: tuple[ClusterReading, ClusterReading] | None = None
     best_p = 0.0

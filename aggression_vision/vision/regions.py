@@ -155,6 +155,19 @@ def _branch_from(
 #: on it (the ruling mask's own edge is uncertain by a pixel or two).
 RULING_REACH_PX = 2
 
+#: Line widths :func:`bridge_ends` walks back at least from a loose end to find
+#: the border's direction (``min_branch`` when longer).
+BRIDGE_WALK_LW = 4.0
+
+#: Line widths added around that walk and the bridge's reach when a window is
+#: cut for :func:`bridge_ends` (:func:`stub_bridges`): its skeleton near the
+#: window's edge is not cut short.
+BRIDGE_WINDOW_SLACK_LW = 2.0
+
+#: A piece of writing with more loose skeleton ends than this is a scribble or
+#: a letter, not a broken-off piece of border (:func:`linked_fragments`).
+LINK_MAX_ENDS = 12
+
 
 def _near_ruling(ruling: NDArray[np.bool_]) -> NDArray[np.bool_]:
     """The pixels within :data:`RULING_REACH_PX` of the removed printed ruling."""
@@ -232,7 +245,7 @@ def bridge_ends(
         on_ruling = _near_ruling(ruling)
     r = int(np.ceil(reach))
     cos_cone = float(np.cos(np.radians(cone)))
-    walk = int(np.ceil(max(min_branch, 4.0 * line_width)))
+    walk = int(np.ceil(max(min_branch, BRIDGE_WALK_LW * line_width)))
     thickness = max(1, int(round(line_width)))
     for y, x in ends:
         path, junction = _branch_from(skeleton, (int(y), int(x)), int(np.ceil(reach + walk)))
@@ -630,7 +643,7 @@ def linked_fragments(
             if area[k] > max_fill * length * line_width:
                 continue
             ends = np.argwhere(_loose_ends(sk)) - 1
-            if len(ends) < 2 or len(ends) > 12:
+            if len(ends) < 2 or len(ends) > LINK_MAX_ENDS:
                 continue
             dd = np.hypot(*(ends[:, None, :] - ends[None, :, :]).transpose(2, 0, 1))
             i, j = np.unravel_index(int(np.argmax(dd)), dd.shape)
@@ -1183,7 +1196,10 @@ def segment(
             line_width=lw,
             min_extent=settings.stub_bridge_extent * lw,
             max_fill=settings.fragment_max_fill,
-            margin=(reach + max(settings.bridge_min_branch, 4.0) + 2.0) * lw,
+            margin=(
+                reach + max(settings.bridge_min_branch, BRIDGE_WALK_LW) + BRIDGE_WINDOW_SLACK_LW
+            )
+            * lw,
             bridge=lambda b: bridge(b, reach),
         )
         if bridges.any():

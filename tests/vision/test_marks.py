@@ -458,21 +458,21 @@ def test_on_a_lettered_page_a_country_without_letter_splits_off_a_likely_letter(
     parts = [reading("8", 0.95, (0, 0), "B", 0.0, 1.0), reading("1", 0.6, (0, 1), "I", 0.4, 0.6)]
     assert resolve_splits([whole, *parts]) == [whole]
     # The page names its countries and this one (region 1) has no letter reading.
-    got = resolve_splits([whole, *parts], letterless=set())
+    got = resolve_splits([whole, *parts], lettered=set())
     assert [(r.text, r.cluster.split_of) for r in got] == [("8", (0, 0)), ("I", (0, 1))]
     # An underline read with the whole stays with the number.
     underlined = replace(whole, underlined=0.9)
-    got = resolve_splits([underlined, *parts], letterless=set())
+    got = resolve_splits([underlined, *parts], lettered=set())
     assert [r.underlined for r in got] == [0.9, 0]
     # Another cluster of the country reads as a letter already: kept whole.
-    assert resolve_splits([whole, *parts], letterless={1}) == [whole]
+    assert resolve_splits([whole, *parts], lettered={1}) == [whole]
     # Too little of the part's posterior on the letters: kept whole.
     weak = [parts[0], reading("1", 0.8, (0, 1), "I", 0.05, 0.9)]
-    assert resolve_splits([whole, *weak], letterless=set()) == [whole]
+    assert resolve_splits([whole, *weak], lettered=set()) == [whole]
     # Never the letter O (a "10").
     zero = [reading("1", 0.9, (0, 0), "I", 0.05, 0.9), reading("0", 0.5, (0, 1), "O", 0.5, 0.5)]
     assert (
-        resolve_splits([reading("10", 0.9, None, "O", 0.0, 1.0), *zero], letterless=set())[0].text
+        resolve_splits([reading("10", 0.9, None, "O", 0.0, 1.0), *zero], lettered=set())[0].text
         == "10"
     )
 
