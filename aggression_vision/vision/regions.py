@@ -918,6 +918,95 @@ def cut_pockets(
     return cut[before]
 
 
+def neck_closings(
+    raw_borders: NDArray[np.bool_],
+    borders: NDArray[np.bool_],
+    countries: NDArray[np.int32],
+    *,
+    min_width: float,
+    end_reach: float,
+    side_reach: float,
+) -> NDArray[np.bool_]:
+    """Gap closing's ink that cuts a country at a narrow neck.
+
+    Gap closing joins a line that stops short to the line it points at; it
+    also joins two lines that pass close to each other without either
+    stopping there: the narrow neck between two parts of one country (a
+    country winding between its neighbours, a corner of one country almost
+    touching the border across). A piece of ink added by closing that
+    touches two countries cut a paper area in two. It closed a neck, and is
+    undone, when the passage it fills is at least ``min_width`` wide at its
+    widest (lines touching but for a pixel or two at a junction leave less),
+    it joins two separate pieces of ink within ``side_reach`` of it (not a
+    hole in a thick stroke or a filled corner) and no line of the borders
+    before closing stops within ``end_reach`` of it (no skeleton end).
+
+    Parameters
+    ----------
+    raw_borders : (H, W) bool
+        The border network before gap closing.
+    borders : (H, W) bool
+        The border network after gap closing.
+    countries : (H, W) int32
+        Countries found with ``borders`` (0 elsewhere).
+    min_width, end_reach, side_reach : float
+        Pixels.
+
+    Returns
+    -------
+    (H, W) bool, the added pixels to take off again.
+    """
+    h, w = borders.shape
+    out = np.zeros((h, w), dtype=bool)
+    added = borders & ~raw_borders
+    # Labels without stats, and everything else from the added pixels only
+    # (a few thousand): the whole-image stats and dilations cost more.
+    added8 = added.astype(np.uint8)
+    n, comp = cv2.connectedComponents(added8, None, 8)
+    if n <= 1:
+        return out
+    xs, ys = cv2.findNonZero(added8).reshape(-1, 2).T
+    lab = comp[ys, xs]
+    # The countries each piece touches (its pixels' 8-neighbours; clipped at
+    # the image's edge, where a pixel is its own neighbour).
+    m = int(countries.max()) + 1
+    near = np.concatenate(
+        [
+            countries[np.clip(ys + dy, 0, h - 1), np.clip(xs + dx, 0, w - 1)]
+            for dy in (-1, 0, 1)
+            for dx in (-1, 0, 1)
+        ]
+    ).astype(np.int64)
+    held = np.tile(lab, 9).astype(np.int64)
+    pairs = np.unique(held[near > 0] * m + near[near > 0])
+    cuts = np.nonzero(np.bincount(pairs // m, minlength=n) >= 2)[0]
+    pad = int(np.ceil(max(side_reach, end_reach))) + 2
+    ring = np.ones((3, 3), np.uint8)
+    for k in cuts:
+        mine = lab == k
+        y0, y1 = max(0, int(ys[mine].min()) - pad), min(h, int(ys[mine].max()) + 1 + pad)
+        x0, x1 = max(0, int(xs[mine].min()) - pad), min(w, int(xs[mine].max()) + 1 + pad)
+        piece = comp[y0:y1, x0:x1] == k
+        raw = raw_borders[y0:y1, x0:x1]
+        # Lines touching but for a pixel or two at a junction leave a passage
+        # narrower than min_width: a gap.
+        room = cv2.distanceTransform((~raw).astype(np.uint8), cv2.DIST_L2, 3)
+        if 2.0 * float(room[piece].max()) < min_width:
+            continue
+        rim = cv2.dilate(piece.astype(np.uint8), ring).astype(bool)
+        away = cv2.distanceTransform((~piece).astype(np.uint8), cv2.DIST_L2, 3)
+        _, ink = cv2.connectedComponents((raw & (away <= side_reach)).astype(np.uint8), None, 8)
+        if len(np.unique(ink[rim & raw])) < 2:
+            continue
+        # A line of the borders stops near the piece: it closed a gap. (Even a
+        # short skeleton branch: a line's blunt tip thins to a little fork.)
+        ends = _loose_ends(thin(raw))
+        if (ends & (away <= end_reach)).any():
+            continue
+        out[y0:y1, x0:x1] |= piece
+    return out
+
+
 def _drop_small_bridged(
     borders: NDArray[np.bool_],
     bridged: NDArray[np.bool_],
@@ -1125,6 +1214,7 @@ def segment(
         writing |= curled
     # Linked pieces count as gap closing's work for the cut-pocket test.
     raw_borders = borders & ~linked
+    pre_closing = borders  # linked pieces included: their ends are loose ends
     closed = close_gaps(borders, gap=settings.gap_close * lw)
     borders, more_writing = split_writing(
         closed, line_width=lw, settings=settings, ruling=ink.ruling
@@ -1148,6 +1238,25 @@ def segment(
         )
         if swallowed.any():
             borders &= ~swallowed
+            loose = _countries(
+                borders,
+                line_width=lw,
+                settings=settings,
+                min_inradius=settings.stub_country_inradius,
+            )
+    if settings.neck_end_reach > 0:
+        # Closing also joins lines that pass close without stopping there:
+        # a country's narrow neck is no border.
+        neck = neck_closings(
+            pre_closing,
+            borders,
+            loose.labels,
+            min_width=settings.neck_min_width * lw,
+            end_reach=settings.neck_end_reach * lw,
+            side_reach=settings.neck_side_reach * lw,
+        )
+        if neck.any():
+            borders &= ~neck
             loose = _countries(
                 borders,
                 line_width=lw,

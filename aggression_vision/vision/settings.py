@@ -412,6 +412,17 @@ class ReaderSettings:
     link_max_fill : float
         ... and its area at most this many times its skeleton's length times
         the line width.
+    neck_end_reach : float
+        Ink added by gap closing that cuts a country in two is undone (a
+        narrow neck of one country, not a gap) when no line of the borders
+        before closing stops within this many line widths of it, ...
+        0 turns it off.
+    neck_min_width : float
+        ... the passage it fills is at least this many line widths wide
+        (narrower: lines touching but for a pixel at a junction), ...
+    neck_side_reach : float
+        ... and it joins two pieces of ink that are separate within this
+        many line widths of it (not a hole in a thick stroke).
     polygon_tolerance : float
         Douglas-Peucker tolerance of the output polygons, in line widths.
     """
@@ -547,4 +558,7 @@ class ReaderSettings:
     link_min_length: float = 9.0
     link_straightness: float = 0.6
     link_max_fill: float = 1.3
+    neck_end_reach: float = 1.5
+    neck_min_width: float = 1.2
+    neck_side_reach: float = 3.0
     polygon_tolerance: float = 0.5

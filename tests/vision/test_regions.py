@@ -22,6 +22,7 @@ from aggression_vision.vision.regions import (
     curled_branches,
     cut_pockets,
     linked_fragments,
+    neck_closings,
     segment,
     split_writing,
     stub_bridges,
@@ -538,3 +539,43 @@ def test_a_short_border_piece_cut_off_by_gaps_separates_its_countries() -> None:
     assert 0 != _cell_of(seg, *left) != _cell_of(seg, *right) != 0
     off = segment(img, settings=replace(ReaderSettings(), link_reach=0.0))
     assert _cell_of(off, *left) == _cell_of(off, *right) != 0
+
+
+def _neck_map(passage: int) -> NDArray[np.uint8]:
+    """A framed map: two half-ellipses from the top and bottom edges whose rims
+    pass ``passage`` px apart (centre to centre) in the middle; the paper left
+    and right of them is one country joined through that neck."""
+    img = _paper()
+    cv2.rectangle(img, (150, 120), (750, 600), INK, LW, cv2.LINE_AA)
+    top = 360 - passage // 2
+    bottom = top + passage
+    cv2.ellipse(img, (450, 120), (200, top - 120), 0, 0, 180, INK, LW, cv2.LINE_AA)
+    cv2.ellipse(img, (450, 600), (200, 600 - bottom), 0, 180, 360, INK, LW, cv2.LINE_AA)
+    return img
+
+
+def test_a_narrow_neck_closed_by_gap_closing_is_opened_again() -> None:
+    img = _neck_map(9)
+    seg = segment(img)
+    assert len(seg.regions) == 3
+    assert _cell_of(seg, 200, 360) == _cell_of(seg, 700, 360) != 0
+    off = segment(img, settings=replace(ReaderSettings(), neck_end_reach=0))
+    assert len(off.regions) == 4
+
+
+def test_neck_closings_leaves_a_gap_where_a_line_stops_short() -> None:
+    raw = np.zeros((60, 90), bool)
+    raw[10:13, 5:85] = True  # a line across the top ...
+    raw[47:50, 5:85] = True  # ... and the bottom
+    raw[10:50, 5:8] = raw[10:50, 82:85] = True
+    raw[13:40, 44:47] = True  # a line down from the top stopping 7 px short
+    closed = raw.copy()
+    closed[40:47, 44:47] = True
+    countries = np.zeros(raw.shape, np.int32)
+    countries[13:47, 8:44] = 1
+    countries[13:47, 47:82] = 2
+    countries[closed] = 0
+    kw = {"min_width": 2.0, "side_reach": 8.0}
+    assert not neck_closings(raw, closed, countries, end_reach=4.0, **kw).any()
+    # The stopping line's end is what tells: looked for nowhere, it is a neck.
+    assert neck_closings(raw, closed, countries, end_reach=0.0, **kw).any()
