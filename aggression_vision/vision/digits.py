@@ -42,6 +42,10 @@ INK_HEIGHT = 26
 MAX_ARMIES = 100
 
 MODEL_PATH = Path(__file__).resolve().parents[2] / "models" / "marks_ctc.onnx"
+#: The second network (same layers and outputs, fine-tuned on clusters cut from synthetic
+#: photos): asked for its word on the underline and cross-out of doubtful number readings
+#: (see ``MarksSettings.second_crossed``); its text is not used.
+SECOND_MODEL_PATH = MODEL_PATH.with_name("marks_second.onnx")
 
 
 class ModelNotFoundError(AggressionVisionError):
@@ -339,6 +343,11 @@ def _pb(fields: list[tuple[int, int, Any]]) -> bytes:
 def load_net(path: str | None = None) -> MarkNet:
     """Load (once per process) the recogniser; see :class:`MarkNet`."""
     return MarkNet(path)
+
+
+def load_second_net() -> MarkNet:
+    """Load (once per process) the second network, ``models/marks_second.onnx``."""
+    return load_net(str(SECOND_MODEL_PATH))
 
 
 def file_sha256(path: str | Path) -> str:

@@ -83,6 +83,24 @@ def test_model_sha256_matches_its_card() -> None:
     assert digits.file_sha256(digits.MODEL_PATH) == m.group(1)
 
 
+def test_second_model_sha256_matches_its_card() -> None:
+    card = digits.SECOND_MODEL_PATH.with_suffix(".md").read_text()
+    m = re.search(r"sha256[^0-9a-f]*([0-9a-f]{64})", card)
+    assert m, "model card must state the sha256"
+    assert digits.file_sha256(digits.SECOND_MODEL_PATH) == m.group(1)
+
+
+def test_second_model_has_the_first_ones_layout() -> None:
+    """The second network is run in two parts like the first, with the same outputs."""
+    net = digits.load_second_net()
+    assert net._split is not None
+    x = np.zeros((2, digits.INPUT_H, digits.INPUT_W), np.float32)
+    x[1, 4:28, 50:60] = 1.0
+    out = net.run(x)
+    assert out.logprobs.shape == (2, digits.INPUT_W // 4, 1 + len(digits.ALPHABET))
+    assert out.underlined.shape == out.crossed.shape == (2,)
+
+
 def test_missing_model_raises() -> None:
     with pytest.raises(digits.ModelNotFoundError, match="not found"):
         digits.MarkNet("/nonexistent/model.onnx")

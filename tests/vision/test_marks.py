@@ -630,3 +630,42 @@ def test_a_doubtful_number_with_a_small_fragment_beside_it_is_the_sure_part() ->
     assert [r.text for r in resolve_splits(sure)] == ["71"]
     tall = [*readings[:2], replace(readings[2], cluster=replace(piece, height=1.0))]
     assert [r.text for r in resolve_splits(tall)] == ["71"]
+
+
+def test_doubtful_marks_take_the_second_networks_word() -> None:
+    from aggression_vision.vision import digits
+    from aggression_vision.vision.marks import Cluster, ClusterReading, second_opinion
+
+    class Second:
+        """Stands in for the second network: sure of no underline and no cross-out."""
+
+        def __init__(self) -> None:
+            self.seen = 0
+
+        def run(self, x: np.ndarray) -> digits.NetOutput:
+            self.seen += len(x)
+            n = len(x)
+            lp = np.zeros((n, digits.INPUT_W // 4, 1 + len(digits.ALPHABET)), np.float32)
+            return digits.NetOutput(lp, np.full(n, 0.02, np.float32), np.full(n, 0.1, np.float32))
+
+    crop = np.zeros((30, 20), np.float32)
+    crop[5:25, 9:12] = 1.0
+    cl = Cluster(1, (0, 0, 20, 30), (1,), 1.0)
+    crossed = ClusterReading(cl, "12", 0.9, 0.02, 0.7)  # read crossed out: asked
+    unsure = ClusterReading(cl, "7", 0.9, 0.6, 0.1)  # underline in doubt: asked
+    sure = ClusterReading(cl, "7", 0.9, 0.98, 0.2)  # sure marks: not asked
+    letter = ClusterReading(cl, "A", 0.9, 0.6, 0.7)  # no number: not asked
+    net = Second()
+    got = second_opinion([crossed, unsure, sure, letter], [crop] * 4, MarksSettings(), net)  # type: ignore[arg-type]
+    assert net.seen == 2
+    # The cross-out is the mean of the two networks' (0.7, 0.1): no longer crossed out.
+    assert got[0].crossed == pytest.approx(0.4) and got[0].underlined == 0.02
+    # The doubtful underline is the second network's; its sure cross-out stays.
+    assert got[1].underlined == pytest.approx(0.02) and got[1].crossed == 0.1
+    assert got[2] is sure and got[3] is letter
+    assert [r.text for r in got] == ["12", "7", "7", "A"]
+    # Off: nothing asked, nothing run.
+    net = Second()
+    off = MarksSettings(second_crossed=1.0, second_underline=(0.5, 0.5))
+    assert second_opinion([crossed, unsure], [crop] * 2, off, net) == [crossed, unsure]  # type: ignore[arg-type]
+    assert net.seen == 0
