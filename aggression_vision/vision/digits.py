@@ -448,27 +448,35 @@ def ctc_log_likelihood(
     probs[:, :, :n_cls] = np.exp(lp)
     code = trie.code.copy()
     code[0] = n_cls
-    emit = probs[:, :, code]  # (n, T, nodes)
-    blank_p = probs[:, :, 0]
+    # (Time-major and node-major: each step reads one contiguous (nodes, n) slice and
+    # gathers whole rows for the parents; the same arithmetic in the same order.)
+    emit = np.ascontiguousarray(probs[:, :, code].transpose(1, 2, 0))  # (T, nodes, n)
+    blank_p = np.ascontiguousarray(probs[:, :, 0].T)  # (T, n)
     par = trie.parent
     # The label state of a node is entered from its parent's blank state, and from its
-    # parent's label state unless the two characters are equal (CTC needs a blank then).
-    step_ok = (~trie.repeat).astype(dtype)
-    lab = np.where(par == 0, emit[:, 0], 0.0).astype(dtype)
-    lab[:, 0] = 0.0
+    # parent's label state unless the two characters are equal (CTC needs a blank then:
+    # that term is zero).
+    repeats = np.flatnonzero(trie.repeat)
+    lab = np.where((par == 0)[:, None], emit[0], 0.0).astype(dtype)
+    lab[0] = 0.0
     blank = np.zeros_like(lab)
-    blank[:, 0] = blank_p[:, 0]
+    blank[0] = blank_p[0]
     log_scale = np.zeros(n)
     for t in range(1, t_len):
-        new_lab = (lab + blank[:, par] + lab[:, par] * step_ok) * emit[:, t]
-        blank = (blank + lab) * blank_p[:, t, None]
+        from_lab = lab[par]
+        from_lab[repeats] = 0.0
+        new_lab = lab + blank[par]
+        new_lab += from_lab
+        new_lab *= emit[t]
+        blank += lab
+        blank *= blank_p[t]
         lab = new_lab
-        c = np.maximum(lab.max(axis=1), blank.max(axis=1))
+        c = np.maximum(lab.max(axis=0), blank.max(axis=0))
         c = np.where(c > 0, c, 1.0).astype(dtype)
-        lab /= c[:, None]
-        blank /= c[:, None]
+        lab /= c
+        blank /= c
         log_scale += np.log(c.astype(np.float64))
-    last = (lab[:, trie.end] + blank[:, trie.end]).astype(np.float64)
+    last = (lab[trie.end] + blank[trie.end]).T.astype(np.float64)
     with np.errstate(divide="ignore"):
         return np.log(last) + log_scale[:, None]
 

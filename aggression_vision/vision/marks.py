@@ -572,13 +572,21 @@ def read_page(
     else:
         upright = {}
     lp: list[NDArray[np.float32]] = []
+    inputs: dict[int, NDArray[np.float32]] = {}
     readings = read_clusters(
-        crops, clusters, backend=backend, settings=cfg, net=net, known=upright, logprobs=lp
+        crops,
+        clusters,
+        backend=backend,
+        settings=cfg,
+        net=net,
+        known=upright,
+        logprobs=lp,
+        inputs=inputs,
     )
     if net is not None and backend == "cnn" and cfg.view_angles:
         readings = _reread_turned(readings, crops, lp[0], net, cfg)
     if net is not None:
-        readings = second_opinion(readings, crops, cfg)
+        readings = second_opinion(readings, crops, cfg, inputs=inputs)
     # Light pieces are only taken for a confident number, not a lone stroke (paper
     # texture, a shadow's edge or a faint printed mark reads as something else, as
     # nothing sure or as a 1): the others read as nothing.
@@ -1790,23 +1798,29 @@ def read_clusters(
     net: digits.MarkNet | None = None,
     known: dict[int, tuple[NDArray[np.float32], float, float]] | None = None,
     logprobs: list[NDArray[np.float32]] | None = None,
+    inputs: dict[int, NDArray[np.float32]] | None = None,
 ) -> list[ClusterReading]:
     """Read a batch of cluster crops (ink darkness images) in one network call.
 
     ``known``: network outputs already computed for some of the crops, by ``id`` of the
     crop (see :func:`writing_orientation`); the others are run. ``logprobs``: when
     given, receives the network's log probabilities of the batch (one array).
+    ``inputs``: when given, receives the network inputs made of the crops run, by
+    index of the crop (a second network reads some of them again).
     """
     cfg = settings or MarksSettings()
     if not crops:
         return []
     known = known or {}
     todo = [i for i, c in enumerate(crops) if id(c) not in known]
+    made = {i: digits.to_input(crops[i]) for i in todo}
+    if inputs is not None:
+        inputs.update(made)
     if len(todo) == len(crops):
-        out = (net or digits.load_net()).run(np.stack([digits.to_input(c) for c in crops]))
+        out = (net or digits.load_net()).run(np.stack([made[i] for i in todo]))
     else:
         ran = (net or digits.load_net()).run(
-            np.stack([digits.to_input(crops[i]) for i in todo])
+            np.stack([made[i] for i in todo])
             if todo
             else np.zeros((0, digits.INPUT_H, digits.INPUT_W), np.float32)
         )
@@ -1900,6 +1914,8 @@ def second_opinion(
     crops: list[NDArray[np.float32]],
     settings: MarksSettings | None = None,
     net: digits.MarkNet | None = None,
+    *,
+    inputs: dict[int, NDArray[np.float32]] | None = None,
 ) -> list[ClusterReading]:
     """The underline and cross-out of the doubtful number readings, with the second
     network's word on them (see ``MarksSettings.second_crossed`` and
@@ -1915,6 +1931,8 @@ def second_opinion(
     net : MarkNet, optional
         The second network; :func:`digits.load_second_net` when None (loaded only when
         some reading asks for it).
+    inputs : dict, optional
+        Network inputs already made of some crops, by index (see :func:`read_clusters`).
 
     Returns
     -------
@@ -1933,7 +1951,9 @@ def second_opinion(
     pick = [i for i in range(len(readings)) if ask_x[i] or ask_u[i]]
     if not pick:
         return readings
-    out = (net or digits.load_second_net()).run(np.stack([digits.to_input(crops[i]) for i in pick]))
+    made = inputs or {}
+    x = [made[i] if i in made else digits.to_input(crops[i]) for i in pick]
+    out = (net or digits.load_second_net()).run(np.stack(x))
     result = list(readings)
     for j, i in enumerate(pick):
         r = readings[i]
