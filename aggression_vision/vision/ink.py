@@ -650,6 +650,7 @@ def _grey_on_coloured_ruling(
     ruling: NDArray[np.bool_],
     *,
     settings: ReaderSettings,
+    drawing: NDArray[np.bool_] | None = None,
 ) -> NDArray[np.bool_]:
     """Pixels of ``ruling`` that are grey where the printed ruling is coloured.
 
@@ -659,6 +660,12 @@ def _grey_on_coloured_ruling(
     the line, but it stays grey. The colour of a pixel is ``(red darkness -
     blue darkness) / grey darkness``: about 0 for grey, 1 or more for blue
     print (negative for red print).
+
+    A weakly coloured print (``ruling_colour_weak`` up to ``ruling_colour_min``)
+    leaves grey-looking pixels of its own (camera noise, a colour cast,
+    crossings with a differently coloured line): there only grey pieces that
+    touch the ``drawing`` (the ink left after ruling removal) are drawing, and
+    none next to ink coloured the other way.
     """
     dark = ruling & (darkness > settings.ink_darkness)
     if int(dark.sum()) < settings.ruling_colour_pixels:
@@ -669,10 +676,32 @@ def _grey_on_coloured_ruling(
     blue, _ = paper_darkness(soft[:, :, 0], settings=settings)
     colour = (red - blue) / np.maximum(darkness, settings.ink_darkness)
     typical = float(np.median(colour[dark]))
-    if abs(typical) < settings.ruling_colour_min:
+    weak = abs(typical) < settings.ruling_colour_min
+    if weak and (
+        settings.ruling_colour_weak <= 0
+        or abs(typical) < settings.ruling_colour_weak
+        or drawing is None
+    ):
         return np.zeros_like(ruling)
     # Grey: nearer to neutral than ruling_colour_keep of the print's colour.
-    return dark & (np.sign(typical) * colour < settings.ruling_colour_keep * abs(typical))
+    signed = np.sign(typical) * colour
+    grey = dark & (signed < settings.ruling_colour_keep * abs(typical))
+    if not weak or not grey.any():
+        return grey
+    # Where a line of this print crosses one printed in the opposite colour
+    # (Seyes paper's red margin or band line), the mixture is grey.
+    opposite = (darkness > settings.ink_darkness) & (signed < -abs(typical))
+    if opposite.any():
+        r = settings.ruling_colour_cross
+        grey &= ~cv2.dilate(opposite.astype(np.uint8), _disk_kernel(2 * r + 1)).astype(bool)
+    # Pencil along a line joins the strokes it continues; the print's own
+    # grey-looking bits lie anywhere.
+    touch = cv2.dilate(drawing.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
+    count, labels = cv2.connectedComponents(grey.astype(np.uint8), None, 8)
+    keep = np.zeros(count, dtype=bool)
+    keep[labels[grey & touch]] = True
+    keep[0] = False
+    return keep[labels]
 
 
 def _off_the_sheet(
@@ -757,7 +786,9 @@ def find_ink(image: NDArray[np.uint8], *, settings: ReaderSettings) -> Ink:
                 if gain <= settings.ink_faint_max_gain:
                     mask |= more
     if ruling.any() and settings.ruling_colour_min > 0:
-        ruling &= ~_grey_on_coloured_ruling(image, darkness, ruling, settings=settings)
+        ruling &= ~_grey_on_coloured_ruling(
+            image, darkness, ruling, settings=settings, drawing=mask & ~ruling
+        )
     if ruling.any():
         mask = mask & ~ruling
         # Specks left where ruling crossed: drop components smaller than a dot.

@@ -281,6 +281,15 @@ class ReaderSettings:
         See ``ruling_colour_min``.
     ruling_colour_pixels : int
         The colour test needs at least this many dark ruling pixels.
+    ruling_colour_weak : float
+        A print coloured less than ``ruling_colour_min`` but at least this
+        (pale green or grey-blue squares): its grey pixels are drawing only
+        where they touch the drawing left after ruling removal, and not within
+        ``ruling_colour_cross`` pixels of ink coloured the other way at least
+        as strongly as the print (where a blue line crosses a red one the
+        mixture looks grey); 0: off.
+    ruling_colour_cross : int
+        See ``ruling_colour_weak``.
     paper_area_max : float
         The sheet's area (hull of the largest bright, weakly coloured area) is
         used when it covers at most this fraction of the working image (and
@@ -520,6 +529,8 @@ class ReaderSettings:
     ruling_colour_min: float = 0.5
     ruling_colour_keep: float = 0.4
     ruling_colour_pixels: int = 100
+    ruling_colour_weak: float = 0.2
+    ruling_colour_cross: int = 2
     paper_area_max: float = 0.97
     paper_area_outside: float = 0.1
     paper_area_inside: float = 0.1

@@ -293,3 +293,33 @@ def test_mod_180_is_the_float_remainder_bit_for_bit() -> None:
         got = _mod_180(degrees)
         assert got.dtype == expected.dtype
         assert np.array_equal(got.view(np.uint32), expected.view(np.uint32))
+
+
+def _pale_squared_with_a_bent_pencil_stroke() -> np.ndarray:
+    """Pale grey-green squared paper (its colour ratio about 0.26, under
+    ``ruling_colour_min``) and a grey stroke as dark and as thin as its lines
+    that comes in at an angle, runs along a grid line for 300 px and leaves."""
+    h, w = 1050, 1400
+    print_bgr = (200, 200, 190)
+    img = np.full((h, w, 3), 235, np.uint8)
+    for y in range(12, h, 24):
+        cv2.line(img, (0, y), (w - 1, y), print_bgr, 2)
+    for x in range(12, w, 24):
+        cv2.line(img, (x, 0), (x, h - 1), print_bgr, 2)
+    grey = (197, 197, 197)
+    path = np.array([(300, 300), (500, 492), (800, 492), (1000, 700)], np.int32)
+    cv2.polylines(img, [path.reshape(-1, 1, 2)], False, grey, 2)
+    return img
+
+
+def test_grey_pencil_along_a_pale_grid_line_is_kept_where_it_continues_a_stroke() -> None:
+    img = _pale_squared_with_a_bent_pencil_stroke()
+    kept = {}
+    for weak in (0.0, ReaderSettings().ruling_colour_weak):
+        ink = find_ink(img, settings=replace(ReaderSettings(), ruling_colour_weak=weak))
+        kept[weak] = ink.mask[486:499, 520:780].any(axis=0).mean()
+        away = ink.mask.copy()
+        away[280:720, 280:1020] = False
+        assert away.sum() < 0.002 * away.size
+    assert kept[ReaderSettings().ruling_colour_weak] > 0.9
+    assert kept[0.0] < 0.5
