@@ -480,12 +480,38 @@ def _touches_border(stats: NDArray[np.int32], shape: tuple[int, int], margin: in
     return (x <= margin) | (y <= margin) | (x1 >= w - margin) | (y1 >= h - margin)
 
 
+def _like_writing(
+    colour: NDArray[np.uint8],
+    piece: NDArray[np.bool_],
+    prose: NDArray[np.bool_],
+    border: NDArray[np.bool_],
+    min_contrast: float,
+) -> bool:
+    """Whether ``piece`` has the hue of the writing ``prose`` beside it rather
+    than that of the ``border`` ink around (a number's underline in the
+    writing's pen, on a map drawn with another). Only the mean colours'
+    chroma counts (each less its grey level): a thin or faint stroke of the
+    same pen is lighter, not of another hue."""
+    if not prose.any() or not border.any():
+        return False
+
+    def chroma(where: NDArray[np.bool_]) -> NDArray[np.float64]:
+        c = colour[where].mean(axis=0)
+        return c - c.mean()
+
+    mine = chroma(piece)
+    to_prose = float(np.linalg.norm(mine - chroma(prose)))
+    to_border = float(np.linalg.norm(mine - chroma(border)))
+    return to_border >= min_contrast and to_prose <= 0.5 * to_border
+
+
 def split_writing(
     ink: NDArray[np.bool_],
     *,
     line_width: float,
     settings: ReaderSettings,
     ruling: NDArray[np.bool_] | None = None,
+    colour: NDArray[np.uint8] | None = None,
 ) -> tuple[NDArray[np.bool_], NDArray[np.bool_]]:
     """Split the (gap-closed) ink into borders and writing.
 
@@ -503,6 +529,10 @@ def split_writing(
     ruling : (H, W) bool, optional
         Printed ruling removed from the ink: a straight piece along it is
         what is left of a ruling line, not a piece of border.
+    colour : (H, W, 3) uint8, optional
+        The working image: a straight piece with writing beside it (within
+        ``link_beside`` line widths) that has the writing's colour rather
+        than the borders' is an underline, and stays writing.
 
     Returns
     -------
@@ -545,9 +575,30 @@ def split_writing(
         near_ruling = None
         if ruling is not None and line.any() and ruling.any():
             near_ruling = _near_ruling(ruling)
+        # Writing (not line-like) beside the piece, in the piece's colour
+        # and not the borders': an underline, not a piece of border.
+        prose = small & ~line
+        reach = int(np.ceil(settings.link_beside * line_width))
         for k in np.nonzero(line)[0]:
             x, y, cw, ch = stats[k, :4]
             mine = labels[y : y + ch, x : x + cw] == k
+            if reach > 0 and colour is not None:
+                y0, x0 = max(0, y - reach), max(0, x - reach)
+                around = labels[y0 : y + ch + reach, x0 : x + cw + reach]
+                near = prose[around]
+                if near.any():
+                    me = np.ones(around.shape, np.uint8)
+                    me[y - y0 : y - y0 + ch, x - x0 : x - x0 + cw][mine] = 0
+                    d = cv2.distanceTransform(me, cv2.DIST_L2, 3)
+                    win = colour[y0 : y + ch + reach, x0 : x + cw + reach]
+                    if _like_writing(
+                        win,
+                        me == 0,
+                        near & (d <= reach),
+                        ~small[around] & (around > 0),
+                        settings.link_beside_contrast,
+                    ):
+                        continue
             if (
                 near_ruling is not None
                 and near_ruling[y : y + ch, x : x + cw][mine].mean() > settings.bridge_max_on_ruling
@@ -573,6 +624,9 @@ def linked_fragments(
     ruling: NDArray[np.bool_] | None = None,
     max_on_ruling: float = 1.0,
     rounds: int = 2,
+    beside: float = 0.0,
+    colour: NDArray[np.uint8] | None = None,
+    contrast: float = 0.0,
 ) -> NDArray[np.bool_]:
     """Writing pieces that continue the border network at both of their ends.
 
@@ -599,15 +653,26 @@ def linked_fragments(
         than ``max_on_ruling``) is what is left of a ruling line.
     max_on_ruling : float
     rounds : int
+    beside : float
+        Pixels: a piece with other writing this close to it, away from both
+        its ends, ...
+    colour : (H, W, 3) uint8, optional
+        ... that has that writing's hue rather than the borders' (their
+        chroma at least ``contrast`` BGR levels apart) is an underline, not
+        border.
+        Without the working image no piece is taken for one.
+    contrast : float
 
     Returns
     -------
     (H, W) bool, the pieces of ``writing`` that are border.
     """
     out = np.zeros_like(writing)
+    h, w = writing.shape
     count, labels, stats, _ = cv2.connectedComponentsWithStats(writing.astype(np.uint8), None, 8)
     if count <= 1:
         return out
+    beside = int(np.ceil(beside))
     extent = np.maximum(stats[:, cv2.CC_STAT_WIDTH], stats[:, cv2.CC_STAT_HEIGHT])
     area = stats[:, cv2.CC_STAT_AREA]
     # Both tests below bound the area: the ends' distance is at most the
@@ -651,6 +716,26 @@ def linked_fragments(
                 continue
             a = dist[y + ends[i][0], x + ends[i][1]]
             b = dist[y + ends[j][0], x + ends[j][1]]
+            if max(a, b) <= reach and beside > 0 and colour is not None:
+                # Other writing alongside the piece, away from both its ends
+                # (where the next piece of a broken border would lie), in the
+                # piece's colour and not the borders': an underline.
+                y0, x0 = max(0, y - beside), max(0, x - beside)
+                y1, x1 = min(h, y + ch + beside), min(w, x + cw + beside)
+                other = writing[y0:y1, x0:x1] & (labels[y0:y1, x0:x1] != k)
+                if other.any():
+                    me = np.ones((y1 - y0, x1 - x0), np.uint8)
+                    me[y - y0 : y - y0 + ch, x - x0 : x - x0 + cw][mine] = 0
+                    tips = np.ones_like(me)
+                    for ey, ex in (ends[i], ends[j]):
+                        tips[y - y0 + ey, x - x0 + ex] = 0
+                    by_piece = cv2.distanceTransform(me, cv2.DIST_L2, 3)
+                    by_tips = cv2.distanceTransform(tips, cv2.DIST_L2, 3)
+                    side = other & (by_piece <= beside) & (by_tips > beside)
+                    if _like_writing(
+                        colour[y0:y1, x0:x1], me == 0, side, borders[y0:y1, x0:x1], contrast
+                    ):
+                        continue
             if max(a, b) <= reach:
                 out[y : y + ch, x : x + cw] |= mine
                 taken = True
@@ -1182,7 +1267,9 @@ def segment(
     # Writing first, on the raw ink: closing gaps would weld numbers to the
     # borders next to them. Then close the gaps of the borders only, and look
     # again (closing can join fragments of writing into a bigger one).
-    borders, writing = split_writing(mask, line_width=lw, settings=settings, ruling=ink.ruling)
+    borders, writing = split_writing(
+        mask, line_width=lw, settings=settings, ruling=ink.ruling, colour=work
+    )
     if settings.link_reach > 0:
         linked = linked_fragments(
             borders,
@@ -1194,6 +1281,9 @@ def segment(
             reach=settings.link_reach * lw,
             ruling=ink.ruling,
             max_on_ruling=settings.bridge_max_on_ruling,
+            beside=settings.link_beside * lw,
+            colour=work,
+            contrast=settings.link_beside_contrast,
         )
         borders |= linked
         writing &= ~linked

@@ -421,6 +421,16 @@ class ReaderSettings:
     link_max_fill : float
         ... and its area at most this many times its skeleton's length times
         the line width.
+    link_beside : float
+        A straight piece of ink with writing within this many line widths
+        beside it (away from its ends) is an underline, not a piece of
+        border (for ``split_writing``'s fragments and ``linked_fragments``),
+        when its colour is that of the writing ...
+    link_beside_contrast : float
+        ... and differs from the borders' by at least this much (Euclidean
+        distance of the mean colours' chroma, each less its grey level, in
+        BGR levels; the writing's at most half of it): a number written with
+        another pen than the map's. ``link_beside`` 0 turns it off.
     neck_end_reach : float
         Ink added by gap closing that cuts a country in two is undone (a
         narrow neck of one country, not a gap) when no line of the borders
@@ -569,6 +579,8 @@ class ReaderSettings:
     link_min_length: float = 9.0
     link_straightness: float = 0.6
     link_max_fill: float = 1.3
+    link_beside: float = 3.0
+    link_beside_contrast: float = 15.0
     neck_end_reach: float = 1.5
     neck_min_width: float = 1.2
     neck_side_reach: float = 3.0

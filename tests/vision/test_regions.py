@@ -579,3 +579,49 @@ def test_neck_closings_leaves_a_gap_where_a_line_stops_short() -> None:
     assert not neck_closings(raw, closed, countries, end_reach=4.0, **kw).any()
     # The stopping line's end is what tells: looked for nowhere, it is a neck.
     assert neck_closings(raw, closed, countries, end_reach=0.0, **kw).any()
+
+
+def _underlined_number(pen: tuple[int, int, int]) -> tuple[NDArray[np.bool_], NDArray[np.uint8]]:
+    """A blue-pen box (a border network) holding a grey number with a
+    straight underline 60 px long drawn in ``pen``, 5 px beside it, its ends
+    4 px from the box's top and bottom lines."""
+    h, w = 600, 1400
+    colour = np.full((h, w, 3), 235, np.uint8)
+    ink = np.zeros((h, w), np.uint8)
+    cv2.rectangle(ink, (500, 196), (900, 268), 1, 3)
+    colour[ink > 0] = (170, 60, 40)
+    number = np.zeros((h, w), np.uint8)
+    cv2.circle(number, (620, 232), 12, 1, 3)
+    cv2.line(number, (640, 218), (640, 246), 1, 3)
+    under = np.zeros((h, w), np.uint8)
+    cv2.line(under, (601, 202), (601, 262), 1, 3)
+    colour[number > 0] = (120, 120, 120)
+    colour[under > 0] = pen
+    return (ink | number | under) > 0, colour
+
+
+def test_an_underline_in_the_writing_pen_beside_its_number_is_writing() -> None:
+    settings = ReaderSettings()
+    mask, colour = _underlined_number((120, 120, 120))
+    under = np.zeros(mask.shape, bool)
+    under[205:260, 600:603] = True
+    _, writing = split_writing(mask, line_width=4.0, settings=settings, colour=colour)
+    assert writing[under].all()
+    # Without the colours, or in the borders' pen, it is a piece of border.
+    _, writing = split_writing(mask, line_width=4.0, settings=settings)
+    assert not writing[under].any()
+    mask, colour = _underlined_number((170, 60, 40))
+    _, writing = split_writing(mask, line_width=4.0, settings=settings, colour=colour)
+    assert not writing[under].any()
+
+
+def test_linked_fragments_leaves_an_underline_beside_its_number() -> None:
+    mask, colour = _underlined_number((120, 120, 120))
+    box = np.zeros(mask.shape, np.uint8)
+    cv2.rectangle(box, (500, 196), (900, 268), 1, 3)
+    borders = box > 0
+    writing = mask & ~borders
+    kw = {"line_width": 4.0, "min_length": 36.0, "min_straightness": 0.6, "max_fill": 1.6}
+    kw |= {"reach": 12.0, "beside": 12.0, "contrast": 20.0}
+    assert not linked_fragments(borders, writing, colour=colour, **kw).any()
+    assert linked_fragments(borders, writing, **kw)[230, 601]
