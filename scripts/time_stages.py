@@ -33,7 +33,9 @@ def main() -> None:
     parser.add_argument("--limit", type=int, default=0, help="only the first N photos")
     args = parser.parse_args()
     st = ReaderSettings()
-    digits.load_net()  # (loaded once per process by the reader too: not the stage's time)
+    # (Both networks are loaded once per process by the reader too: not the stage's time.)
+    digits.load_net()
+    digits.load_second_net()
     paths = sorted(args.folder.glob("*.jpg"))
     if args.limit:
         paths = paths[: args.limit]

@@ -1127,14 +1127,16 @@ class _Cutter:
             lut = np.zeros(len(stats), bool)
             lut[list(comps)] = True
             own = lut[sub]
-        mask = cv2.dilate(own.astype(np.uint8), self.grow) > 0
+        # (Views, not copies: own and inner are new arrays of their own.)
+        mask = cv2.dilate(own.view(np.uint8), self.grow) > 0
         region = int(self.comp_region[comps[0]])
+        inner: NDArray[np.bool_] | None = None
         if self.outline is not None:
             # Ink on or just inside the country's outline is printed grid or frame line
             # (a sudoku cell's corner welded to its digit) or lies outside the country
             # (a header's text grouped with a digit through a grid line): left out.
             inner = (self.seg.labels[win] == region) & ~self.seg.borders[win]
-            band = own & (cv2.erode(inner.astype(np.uint8), self.outline, borderValue=1) == 0)
+            band = own & (cv2.erode(inner.view(np.uint8), self.outline, borderValue=1) == 0)
             if band.any():
                 # Only long pieces there: a digit's stroke that touches the border
                 # leaves a short stub in the band and keeps it.
@@ -1155,7 +1157,7 @@ class _Cutter:
         anchor = x1 - x0 >= 2 * self.lw and y1 - y0 >= self.cfg.faint_min_height * self.text_h
         if faint and anchor and top > 0:
             box = (x0 - bx0, y0 - by0, x1 - bx0, y1 - by0)
-            light = self._light_ink(dark, top, win, region)
+            light = self._light_ink(dark, top, win, region, inner)
             # (Both searches need the borders' blurred edges, most of them not at all.)
             near_border = functools.cache(
                 lambda: cv2.dilate(self.seg.borders[win].astype(np.uint8), self.near_border) > 0
@@ -1188,11 +1190,19 @@ class _Cutter:
         return cl, ink
 
     def _light_ink(
-        self, dark: NDArray[np.float32], top: float, win: tuple[slice, slice], region: int
+        self,
+        dark: NDArray[np.float32],
+        top: float,
+        win: tuple[slice, slice],
+        region: int,
+        inner: NDArray[np.bool_] | None = None,
     ) -> NDArray[np.bool_]:
         """Ink at least ``faint_level`` as dark as the cluster's strokes, in ``region``,
         off the borders (the ink mask is taken off by the searches: each keeps the
-        cluster's own pixels or not)."""
+        cluster's own pixels or not). ``inner``: the window's pixels in ``region`` off
+        the borders when already known."""
+        if inner is not None:
+            return (dark >= self.cfg.faint_level * top) & inner
         low = (dark >= self.cfg.faint_level * top) & ~self.seg.borders[win]
         low &= self.seg.labels[win] == region
         return low
@@ -1604,7 +1614,10 @@ def _warp_segmentation(
         a = np.ascontiguousarray(a)
         return cv2.warpAffine(a, m, size, flags=interp, borderValue=border)
 
-    writing = turn(_writing_union(seg).astype(np.uint8), 0) > 0
+    # (Writing and borders in two bits of one image, one warp: nearest neighbour takes
+    # every bit of a pixel from the same source pixel.)
+    both = turn(_writing_union(seg).view(np.uint8) | (seg.borders.view(np.uint8) << 1), 0)
+    writing = (both & 1) > 0
     if int(seg.labels.max(initial=0)) < 65536:
         labels = turn(seg.labels.astype(np.uint16), 0).astype(np.int32)
     else:
@@ -1613,7 +1626,7 @@ def _warp_segmentation(
         image=seg.image,
         gray=turn(seg.gray, 255, cv2.INTER_LINEAR),
         ink=writing,
-        borders=turn(seg.borders.astype(np.uint8), 0) > 0,
+        borders=(both & 2) > 0,
         writing=writing,
         labels=labels,
         regions=seg.regions,
