@@ -165,3 +165,23 @@ def test_split_network_matches_whole_network() -> None:
     probs = 1.0 / (1.0 + np.exp(-np.asarray(ref["marks"], np.float32)))
     np.testing.assert_allclose(out.underlined, probs[:, 0], atol=1e-6)
     np.testing.assert_allclose(out.crossed, probs[:, 1], atol=1e-6)
+
+
+def test_to_input_box_is_that_of_every_ink_pixel() -> None:
+    """to_input's box from the rows and columns holding ink is the box of the ink pixels."""
+    rng = np.random.default_rng(11)
+    for _ in range(50):
+        h, w = (int(v) for v in rng.integers(8, 160, 2))
+        ink = (rng.random((h, w)) * (rng.random((h, w)) < 0.05)).astype(np.float32)
+        ys, xs = np.nonzero(ink > 0.15)
+        ref = np.zeros((digits.INPUT_H, digits.INPUT_W), np.float32)
+        if ys.size:
+            crop = ink[ys.min() : ys.max() + 1, xs.min() : xs.max() + 1]
+            ch, cw = crop.shape
+            scale = min(digits.INK_HEIGHT / ch, (digits.INPUT_W - 4) / cw)
+            nh, nw = max(1, round(ch * scale)), max(1, round(cw * scale))
+            interp = cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR
+            small = cv2.resize(crop, (nw, nh), interpolation=interp)
+            oy, ox = (digits.INPUT_H - nh) // 2, (digits.INPUT_W - nw) // 2
+            ref[oy : oy + nh, ox : ox + nw] = np.clip(small, 0.0, 1.0)
+        assert np.array_equal(digits.to_input(ink), ref)

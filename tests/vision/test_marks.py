@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 import pytest
 
@@ -669,3 +670,23 @@ def test_doubtful_marks_take_the_second_networks_word() -> None:
     off = MarksSettings(second_crossed=1.0, second_underline=(0.5, 0.5))
     assert second_opinion([crossed, unsure], [crop] * 2, off, net) == [crossed, unsure]  # type: ignore[arg-type]
     assert net.seen == 0
+
+
+def test_fast_paths_give_the_same_numbers_as_the_plain_ones() -> None:
+    """The speed-ups of the cutter and the bar tests change no bit: the paper level
+    taken in 8 bits equals numpy/OpenCV in float32, _cov equals np.cov."""
+    from aggression_vision.vision import marks
+
+    rng = np.random.default_rng(5)
+    for k in (3, 15, 41):
+        gray = rng.integers(0, 256, (57, 83)).astype(np.uint8)
+        g = gray.astype(np.float32)
+        ref = np.clip(cv2.dilate(g, np.ones((k, k), np.uint8)) - g, 0, None)
+        got = marks._paper_minus_gray(gray, k)
+        assert got.dtype == np.float32
+        assert np.array_equal(got, ref)
+        assert np.array_equal(marks._paper_minus_gray(g, k), ref)
+    for n in (5, 37, 900):
+        pts = np.stack([rng.integers(0, 300, n), rng.integers(0, 40, n)], axis=1).astype(float)
+        x = (pts - pts.mean(axis=0)).T
+        assert np.array_equal(marks._cov(x), np.cov(x))
