@@ -1126,6 +1126,23 @@ def _drop_small_bridged(
     return bridged & ~(drop[pieces] & added)
 
 
+def _touching(pieces: NDArray[np.bool_], what: NDArray[np.bool_]) -> NDArray[np.bool_]:
+    """The connected pieces of ``pieces`` that touch ``what`` (8-neighbours)."""
+    out = np.zeros_like(pieces)
+    rows, cols = np.nonzero(pieces.any(axis=1))[0], np.nonzero(pieces.any(axis=0))[0]
+    if len(rows) == 0:
+        return out
+    # Only the pieces' box (and a pixel around) is looked at: they are few.
+    box = np.s_[max(0, rows[0] - 1) : rows[-1] + 2, max(0, cols[0] - 1) : cols[-1] + 2]
+    n, labels = cv2.connectedComponents(pieces[box].astype(np.uint8), connectivity=8)
+    near = cv2.dilate(what[box].astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
+    keep = np.zeros(n, dtype=bool)
+    keep[np.unique(labels[near & pieces[box]])] = True
+    keep[0] = False
+    out[box] = keep[labels]
+    return out
+
+
 def stub_bridges(
     borders: NDArray[np.bool_],
     stub: NDArray[np.bool_],
@@ -1370,12 +1387,14 @@ def segment(
                 min_inradius=settings.stub_country_inradius,
             )
 
-    def bridge(b: NDArray[np.bool_], reach: float) -> NDArray[np.bool_]:
+    def bridge(
+        b: NDArray[np.bool_], reach: float, min_branch: float = settings.bridge_min_branch
+    ) -> NDArray[np.bool_]:
         return bridge_ends(
             b,
             line_width=lw,
             reach=reach * lw,
-            min_branch=settings.bridge_min_branch * lw,
+            min_branch=min_branch * lw,
             cone=settings.bridge_cone,
             min_thickness=settings.bridge_min_thickness * lw,
             max_thickness=settings.bridge_max_thickness * lw,
@@ -1399,18 +1418,25 @@ def segment(
                 reach + max(settings.bridge_min_branch, BRIDGE_WALK_LW) + BRIDGE_WINDOW_SLACK_LW
             )
             * lw,
-            bridge=lambda b: bridge(b, reach),
+            bridge=lambda b: bridge(b, reach, settings.stub_bridge_min_branch),
         )
         if bridges.any():
             tied = _drop_small_bridged(borders, borders | bridges, line_width=lw, settings=settings)
-            if (tied & ~borders).any():
+            added = tied & ~borders
+            if added.any():
                 rescued = _countries(
                     tied,
                     line_width=lw,
                     settings=settings,
                     min_inradius=settings.stub_country_inradius,
                 )
+                was = stub.copy()
                 stub &= _protrusions(tied, rescued, line_width=lw, settings=settings)
+                # The bridges of the pieces they rescued are border: the
+                # last bridging pass need not make them again (not for a
+                # branch shorter than bridge_min_branch, and it may tie the
+                # piece's end elsewhere or leave it for a small country).
+                borders |= _touching(added, was & ~stub)
     if stub.any():
         borders &= ~stub
         writing |= stub & mask

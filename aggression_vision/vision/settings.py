@@ -407,6 +407,11 @@ class ReaderSettings:
         Such a piece is at least this many line widths long, its area at most
         ``fragment_max_fill`` times its extent times the line width (a
         digit's bent strokes are not).
+    stub_bridge_min_branch : float
+        Loose ends continued there need a branch of at least this many line
+        widths (as ``bridge_min_branch``; 4 also ties a short stretch of
+        border hanging off a junction, but a stroke by a number too). The
+        bridges of the pieces they rescue stay border.
     link_reach : float
         A piece of ink taken for writing before gap closing whose two ends
         both lie within this many line widths of the border network is a
@@ -575,6 +580,7 @@ class ReaderSettings:
     curl_keep: float = 2.0
     stub_bridge_reach: float = 6.0
     stub_bridge_extent: float = 6.0
+    stub_bridge_min_branch: float = 6.0
     link_reach: float = 3.0
     link_min_length: float = 9.0
     link_straightness: float = 0.6

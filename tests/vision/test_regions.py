@@ -486,6 +486,28 @@ def test_a_border_broken_off_at_both_ends_still_separates_its_countries() -> Non
     assert len(off.regions) == 1
 
 
+def test_a_short_border_hanging_off_a_junction_is_bridged_and_kept() -> None:
+    # A band along the top of the map, cut in two by a border that leaves the
+    # junction below and stops 21 px (~4.3 line widths, wider than gap
+    # closing) short of the top line: its branch (~5 line widths) is shorter
+    # than bridge_min_branch 6, so stub bridging with a shorter branch ties
+    # it, and its bridge must stay border: the last bridging pass, which
+    # needs a branch of bridge_min_branch, would not make it again (without
+    # keeping it: 3 regions).
+    img = _paper()
+    cv2.rectangle(img, (150, 120), (750, 600), INK, LW, cv2.LINE_AA)
+    cv2.line(img, (150, 168), (750, 168), INK, LW, cv2.LINE_AA)
+    cv2.line(img, (450, 168), (452, 141), INK, LW, cv2.LINE_AA)
+    cv2.line(img, (450, 168), (450, 600), INK, LW, cv2.LINE_AA)
+    settings = replace(ReaderSettings(), stub_bridge_extent=4.0, stub_bridge_min_branch=4.0)
+    seg = segment(img, settings=settings)
+    assert len(seg.regions) == 4
+    assert 0 != _cell_of(seg, 300, 144) != _cell_of(seg, 600, 144) != 0
+    off = segment(img, settings=replace(settings, stub_bridge_min_branch=6.0))
+    assert len(off.regions) == 3
+    assert _cell_of(off, 300, 144) == _cell_of(off, 600, 144)
+
+
 def test_stub_bridges_ties_a_bent_line_piece() -> None:
     lw = 4.5
     mask = np.zeros((200, 300), np.uint8)
