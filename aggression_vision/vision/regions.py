@@ -1327,14 +1327,19 @@ def segment(
         closed, line_width=lw, settings=settings, ruling=ink.ruling
     )
     writing |= more_writing & mask
+
+    def loosely() -> _Found:
+        # The current borders' countries, with the loose country test.
+        return _countries(
+            borders, line_width=lw, settings=settings, min_inradius=settings.stub_country_inradius
+        )
+
     # Writing that touches a border is welded to the border network. Border
     # ink lies along the boundaries between countries (and the coast); ink
     # far from every such boundary sticks out into one country: writing.
     # A big digit welded to a border leaves too little room around it for
     # the country test, so countries are first taken loosely here.
-    loose = _countries(
-        borders, line_width=lw, settings=settings, min_inradius=settings.stub_country_inradius
-    )
+    loose = loosely()
     if settings.swallowed_min_area > 0:
         swallowed = swallowed_countries(
             raw_borders,
@@ -1345,12 +1350,7 @@ def segment(
         )
         if swallowed.any():
             borders &= ~swallowed
-            loose = _countries(
-                borders,
-                line_width=lw,
-                settings=settings,
-                min_inradius=settings.stub_country_inradius,
-            )
+            loose = loosely()
     if settings.neck_end_reach > 0:
         # Closing also joins lines that pass close without stopping there:
         # a country's narrow neck is no border.
@@ -1364,12 +1364,7 @@ def segment(
         )
         if neck.any():
             borders &= ~neck
-            loose = _countries(
-                borders,
-                line_width=lw,
-                settings=settings,
-                min_inradius=settings.stub_country_inradius,
-            )
+            loose = loosely()
     if settings.cut_pocket_inradius > 0:
         cut = cut_pockets(
             raw_borders,
@@ -1380,12 +1375,7 @@ def segment(
         )
         if cut.any():
             borders &= ~cut
-            loose = _countries(
-                borders,
-                line_width=lw,
-                settings=settings,
-                min_inradius=settings.stub_country_inradius,
-            )
+            loose = loosely()
 
     def bridge(
         b: NDArray[np.bool_], reach: float, min_branch: float = settings.bridge_min_branch
