@@ -323,3 +323,40 @@ def test_grey_pencil_along_a_pale_grid_line_is_kept_where_it_continues_a_stroke(
         assert away.sum() < 0.002 * away.size
     assert kept[ReaderSettings().ruling_colour_weak] > 0.9
     assert kept[0.0] < 0.5
+
+
+def _lined_page_with_washed_out_margin() -> np.ndarray:
+    """Lined paper, a washed-out pink margin line, pencil and red pen strokes across it."""
+    h, w = 900, 1200
+    img = np.full((h, w, 3), (236, 232, 233), np.uint8)
+    for y in range(30, h, 28):
+        cv2.line(img, (0, y), (w - 1, y), (205, 185, 170), 1, cv2.LINE_AA)
+    # Blur and the light leave the margin line pinkish grey: red darkness
+    # ~0.5 of its grey darkness, above the per-pixel test's 0.35.
+    cv2.line(img, (300, 0), (300, h - 1), (178, 165, 205), 3, cv2.LINE_AA)
+    cv2.line(img, (100, 200), (1100, 700), (120, 120, 125), 4, cv2.LINE_AA)
+    cv2.line(img, (400, 700), (1100, 400), (40, 40, 150), 4, cv2.LINE_AA)
+    return cv2.GaussianBlur(img, (3, 3), 0)
+
+
+def test_a_washed_out_pink_margin_line_is_not_ink_but_pencil_and_a_red_pen_are() -> None:
+    img = _lined_page_with_washed_out_margin()
+    ink = find_ink(img, settings=ReaderSettings())
+    assert ink.ruling.any()
+    # The margin line, away from the strokes crossing it, is gone...
+    rows = np.r_[0:250, 350:900]
+    assert ink.mask[rows, 290:311].any(axis=1).mean() < 0.1
+    # ...but not with the test off.
+    off = find_ink(img, settings=replace(ReaderSettings(), ink_pink_line=0.0))
+    assert off.mask[rows, 290:311].any(axis=1).mean() > 0.5
+    # The pencil and the red pen strokes stay (columns away from the margin).
+    cols = np.r_[400:600, 800:1000]
+    pencil = [
+        ink.mask[int(200 + (x - 100) / 2) - 6 : int(200 + (x - 100) / 2) + 7, x].any() for x in cols
+    ]
+    red = [
+        ink.mask[int(700 - (x - 400) * 3 / 7) - 6 : int(700 - (x - 400) * 3 / 7) + 7, x].any()
+        for x in cols
+    ]
+    assert np.mean(pencil) > 0.95
+    assert np.mean(red) > 0.95
