@@ -704,62 +704,6 @@ def _grey_on_coloured_ruling(
     return keep[labels]
 
 
-def _pink_line(
-    red_darkness: NDArray[np.float32],
-    darkness: NDArray[np.float32],
-    mask: NDArray[np.bool_],
-    ruling: NDArray[np.bool_],
-    line_width: float,
-    *,
-    settings: ReaderSettings,
-) -> NDArray[np.bool_]:
-    """Ink of a pink margin line that the per-pixel red test left.
-
-    Blur and the light wash the margin line's colour out (its red darkness
-    up to ~0.7 of its grey darkness instead of ~0.15), while grey and blue
-    drawing stays near 1 or above. Averaged over a few line widths the
-    ratio is steady; only thin straight pieces count, so a number written
-    in a reddish pen stays, and only pieces about as faint as the printed
-    ``ruling``, so a red pen's lines stay.
-    """
-    m = mask.astype(np.float32)
-    k = 2 * int(round(2 * line_width)) + 1
-    red = cv2.blur(red_darkness * m, (k, k))
-    grey = cv2.blur(darkness * m, (k, k))
-    pink = (mask & (red < settings.ink_pink_line * grey)).astype(np.uint8)
-    if not pink.any():
-        return np.zeros(mask.shape, bool)
-    # Labels without OpenCV's stats (those cost ~10 ms a page): the few pink
-    # pixels give each piece's size, extent and mean darkness.
-    count, labels = cv2.connectedComponents(pink, None, 8)
-    xs, ys = cv2.findNonZero(pink).reshape(-1, 2).T
-    lab = labels[ys, xs]
-    order = np.argsort(lab, kind="stable")
-    lab, ys, xs = lab[order], ys[order], xs[order]
-    starts = np.r_[0, np.flatnonzero(np.diff(lab)) + 1]
-    ids = lab[starts]
-    area = np.diff(np.r_[starts, len(lab)])
-    extent = (
-        np.maximum(
-            np.maximum.reduceat(xs, starts) - np.minimum.reduceat(xs, starts),
-            np.maximum.reduceat(ys, starts) - np.minimum.reduceat(ys, starts),
-        )
-        + 1
-    )
-    length = settings.ink_pink_length * line_width
-    # Thin: its pixels fit in a band along its extent (blur and the strokes
-    # crossing cut the margin line into short dashes).
-    thin = area <= settings.ink_pink_width * line_width * extent
-    # Print is faint: as dark as the ruling printed with it, a pen darker.
-    mean = np.add.reduceat(darkness[ys, xs].astype(np.float64), starts) / area
-    faint = mean <= settings.ink_pink_dark * float(np.median(darkness[ruling]))
-    keep = np.zeros(count, bool)
-    keep[ids] = (extent >= length) & thin & faint
-    out = np.zeros(mask.shape, bool)
-    out[ys, xs] = keep[lab]
-    return out
-
-
 def _off_the_sheet(
     image: NDArray[np.uint8], mask: NDArray[np.bool_], *, settings: ReaderSettings
 ) -> NDArray[np.bool_]:
@@ -865,8 +809,6 @@ def find_ink(image: NDArray[np.uint8], *, settings: ReaderSettings) -> Ink:
     # even red pens) is dark there too.
     red_darkness, _ = paper_darkness(image[:, :, 2], settings=settings)
     mask &= red_darkness >= settings.ink_pink_red * darkness
-    if ruling.any() and settings.ink_pink_line > 0:
-        mask &= ~_pink_line(red_darkness, darkness, mask, ruling, guess, settings=settings)
     if settings.paper_area_max > 0 and mask.any():
         mask = _off_the_sheet(image, mask, settings=settings)
     line_width = stroke_width(mask)

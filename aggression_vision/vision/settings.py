@@ -171,18 +171,6 @@ class ReaderSettings:
     ink_pink_red : float
         Ink whose darkness in the red channel is below this fraction of its
         grey darkness is pink print (the margin line of ruled paper), not drawing.
-    ink_pink_line : float
-        On ruled paper (a ruling found), a long thin piece of ink whose red
-        darkness, averaged over a few line widths, is below this fraction of its
-        grey darkness is the margin line washed out by blur and light (0: off).
-    ink_pink_length : float
-        Such a piece is at least this many line widths long ...
-    ink_pink_width : float
-        ... and its area at most this many line widths times its length (thin:
-        the strokes of a number written in a reddish pen are clumped).
-    ink_pink_dark : float
-        ... and its mean darkness at most this many times the printed ruling's
-        median darkness (print is faint; a red pen's stroke is dark).
     grid_min_lines : int
         A family of parallel straight lines is a printed paper ruling only when
         at least this many lines are regularly spaced in a strip.
@@ -519,10 +507,6 @@ class ReaderSettings:
     ink_weak_extent: float = 8.0
     ink_min_blob: float = 6.0
     ink_pink_red: float = 0.35
-    ink_pink_line: float = 0.75
-    ink_pink_length: float = 8.0
-    ink_pink_width: float = 3.0
-    ink_pink_dark: float = 2.0
     grid_min_lines: int = 6
     grid_line_steps: float = 12.0
     grid_min_long_lines: int = 4
