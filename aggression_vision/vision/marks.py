@@ -298,6 +298,13 @@ class MarksSettings:
         numbers per 20 countries: 7 to 9 more crops for the network.)
     view_angles : tuple of float
         See ``view_threshold``; empty: off.
+    grid_low, grid_span, grid_margin, grid_keep : float
+        Printed ruling left in a number's crop (see :func:`_printed_lines`): a row or
+        column band of ink between ``grid_low`` and ``grid_keep`` of the writing's
+        darkness covering ``grid_span`` of the crop's window on both sides of the
+        cluster (each side at least ``grid_margin`` writing heights) is taken out of
+        the crop before the network reads it (a printed line through the digits reads as
+        a strike). ``grid_span`` 1 or more: off.
     second_crossed : float
         A number reading (a whole cluster) read as crossed out with more than this
         probability is also read by the second network (``models/marks_second.onnx``:
@@ -394,6 +401,10 @@ class MarksSettings:
     view_threshold: float = 0.7
     view_angles: tuple[float, ...] = (12.0, -12.0)
     second_crossed: float = 0.5
+    grid_low: float = 0.15
+    grid_span: float = 0.9
+    grid_margin: float = 0.3
+    grid_keep: float = 0.5
     second_underline: tuple[float, float] = (0.1, 0.9)
     map_margin: float = 20.0
 
@@ -1190,6 +1201,12 @@ class _Cutter:
                 sx0, sx1 = max(0, x0 - pad - k), min(ww, x1 + pad + k)
                 mask = mask[:, sx0 - bx0 : sx1 - bx0]
                 dark = dark[:, sx0 - bx0 : sx1 - bx0]
+        if self.cfg.grid_span < 1 and top > 0:
+            ox = bx0 if mask.shape[1] == bx1 - bx0 else max(0, x0 - pad - k)
+            # (ox: the window's left edge, narrowed when no faint writing was found.)
+            mask &= ~_printed_lines(
+                dark, (x0 - ox, y0 - by0, x1 - ox, y1 - by0), top, self.text_h, self.cfg
+            )
         # (dark >= 0: clipping at 1 is all np.clip(.., 0, 1) does.)
         ink = np.asarray(dark / max(top, 1.0), np.float32)
         np.minimum(ink, 1.0, out=ink)
@@ -1325,6 +1342,56 @@ class _Cutter:
             int((b[:, 1] + b[:, 3]).max()),
         )
         return cv2.dilate(got.astype(np.uint8), self.grow) > 0, box_out
+
+
+def _printed_lines(
+    dark: NDArray[np.float32],
+    box: tuple[int, int, int, int],
+    top: float,
+    text_h: float,
+    cfg: MarksSettings,
+) -> NDArray[np.bool_]:
+    """Pixels of printed ruling lines running through a cluster's window.
+
+    A row (column) band of ink at least ``grid_low`` of the writing's darkness that
+    covers ``grid_span`` of the window on both sides of the cluster's box (each side
+    at least ``grid_margin`` writing heights wide) is a printed line: a hand-drawn
+    cross-out or underline stops near the digits. Only its pixels lighter than
+    ``grid_keep`` of the writing are returned (the pen's strokes crossing it stay).
+    """
+    h, w = dark.shape
+    x0, y0, x1, y1 = box
+    drop = np.zeros((h, w), bool)
+    # (inRange keeps both ends: the largest float32 below the upper one is "< hi".)
+    lo, hi = cfg.grid_low * top, cfg.grid_keep * top
+    below = float(np.nextafter(np.float32(hi), np.float32(-np.inf)))
+    margin = cfg.grid_margin * text_h
+    for axis in (0, 1):
+        a0, a1, n = (x0, x1, w) if axis == 0 else (y0, y1, h)
+        if a0 < margin or n - a1 < margin:
+            continue
+        sides = (dark[:, :a0], dark[:, a1:]) if axis == 0 else (dark[:a0], dark[a1:])
+        # (A line one pixel off a row is still the same line: three rows at once.)
+        near = np.ones((3, 1) if axis == 0 else (1, 3), np.uint8)
+        on = np.ones(h if axis == 0 else w, bool)
+        for side in sides:
+            # Only light pixels make a line: printed ruling is lighter than the pen (a
+            # sudoku's grid, the countries' borders, is not, and its digits touch it).
+            band = cv2.dilate(cv2.inRange(np.ascontiguousarray(side), lo, below), near)
+            on &= np.count_nonzero(band, axis=1 - axis) >= cfg.grid_span * side.shape[1 - axis]
+            if not on.any():
+                break  # (the side with no line ends the search)
+        if not on.any():
+            continue
+        on[1:] |= on[:-1].copy()
+        on[:-1] |= on[1:].copy()
+        if axis == 0:
+            drop[on] = True
+        else:
+            drop[:, on] = True
+    if drop.any():
+        drop &= dark < hi
+    return drop
 
 
 def _paper_minus_gray(gray: NDArray[Any], k: int) -> NDArray[np.float32]:

@@ -690,3 +690,29 @@ def test_fast_paths_give_the_same_numbers_as_the_plain_ones() -> None:
         pts = np.stack([rng.integers(0, 300, n), rng.integers(0, 40, n)], axis=1).astype(float)
         x = (pts - pts.mean(axis=0)).T
         assert np.array_equal(marks._cov(x), np.cov(x))
+
+
+def test_printed_lines_through_a_number_are_taken_out_of_its_crop() -> None:
+    """A light printed line running across the whole window through a number is ruling
+    (its light pixels are dropped, the pen's dark strokes on it kept); a cross-out of the
+    same lightness that stops near the digits, and a line on one side only, are not."""
+    from aggression_vision.vision.marks import _printed_lines
+
+    cfg = MarksSettings()
+    text_h = 40.0
+    h, w = 100, 160
+    box = (50, 30, 110, 70)  # the cluster's box in the window
+    dark = np.zeros((h, w), np.float32)
+    dark[30:70, 70:76] = 200.0  # a digit's vertical stroke, pen-dark
+    dark[45:47, 52:58] = 250.0  # a darker pen stroke beside it (the crop's writing)
+    dark[49:51, :] = 60.0  # printed ruling: light, across the whole window
+    dark[49:51, 70:76] = 200.0  # (the pen's stroke crosses it)
+    dark[60:62, 45:115] = 60.0  # a light cross-out: stops just beyond the digits
+    drop = _printed_lines(dark, box, 200.0, text_h, cfg)
+    assert drop[49:51, :70].all() and drop[49:51, 76:].all()
+    assert not drop[30:70, 70:76].any()  # the digit's pixels stay
+    assert not drop[60:62].any()  # the cross-out stays
+    # A line only one side of the cluster (a border's stub, a stroke) is no ruling.
+    half = dark.copy()
+    half[49:51, 110:] = 0.0
+    assert not _printed_lines(half, box, 200.0, text_h, cfg).any()
