@@ -400,11 +400,11 @@ class MarksSettings:
     residue_max_size: float = 5.0
     view_threshold: float = 0.7
     view_angles: tuple[float, ...] = (12.0, -12.0)
-    second_crossed: float = 0.5
     grid_low: float = 0.15
     grid_span: float = 0.9
     grid_margin: float = 0.3
     grid_keep: float = 0.5
+    second_crossed: float = 0.5
     second_underline: tuple[float, float] = (0.1, 0.9)
     map_margin: float = 20.0
 
