@@ -119,16 +119,23 @@ def _disk_kernel(size: int) -> NDArray[np.uint8]:
     return cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size))
 
 
-def _hysteresis(
+def components_holding(
     weak: NDArray[np.bool_], strong: NDArray[np.bool_], min_extent: float = np.inf
 ) -> NDArray[np.bool_]:
-    """Components of ``weak`` that contain a ``strong`` pixel or are long.
+    """Components of ``weak`` (8-connected) that contain a ``strong`` pixel or
+    whose box is at least ``min_extent`` long.
 
-    A light pencil stroke may nowhere reach the strong threshold, but it is
-    long, while the specks of paper grain and noise are small.
+    The ink mask's hysteresis: a light pencil stroke may nowhere reach the
+    strong threshold, but it is long, while the specks of paper grain and
+    noise are small. Also the pieces of a mask that touch other ink.
     """
-    count, labels, stats, _ = cv2.connectedComponentsWithStats(weak.astype(np.uint8), None, 8)
-    keep = np.maximum(stats[:, cv2.CC_STAT_WIDTH], stats[:, cv2.CC_STAT_HEIGHT]) >= min_extent
+    if np.isinf(min_extent):
+        # (No extent test: the components' statistics are not needed.)
+        count, labels = cv2.connectedComponents(weak.astype(np.uint8), None, 8)
+        keep = np.zeros(count, dtype=bool)
+    else:
+        count, labels, stats, _ = cv2.connectedComponentsWithStats(weak.astype(np.uint8), None, 8)
+        keep = np.maximum(stats[:, cv2.CC_STAT_WIDTH], stats[:, cv2.CC_STAT_HEIGHT]) >= min_extent
     keep[labels[strong & weak]] = True  # repeated labels need no np.unique (a sort)
     keep[0] = False
     return keep[labels]
@@ -697,11 +704,7 @@ def _grey_on_coloured_ruling(
     # Pencil along a line joins the strokes it continues; the print's own
     # grey-looking bits lie anywhere.
     touch = cv2.dilate(drawing.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
-    count, labels = cv2.connectedComponents(grey.astype(np.uint8), None, 8)
-    keep = np.zeros(count, dtype=bool)
-    keep[labels[grey & touch]] = True
-    keep[0] = False
-    return keep[labels]
+    return components_holding(grey, touch)
 
 
 def _off_the_sheet(
@@ -756,8 +759,8 @@ def find_ink(image: NDArray[np.uint8], *, settings: ReaderSettings) -> Ink:
     strong = darkness > settings.ink_darkness_strong
     # Long faint strokes count too: a first guess of the line width (from the
     # strong ink) scales "long".
-    guess = stroke_width(_hysteresis(weak, strong))
-    mask = _hysteresis(weak, strong, settings.ink_weak_extent * guess)
+    guess = stroke_width(components_holding(weak, strong))
+    mask = components_holding(weak, strong, settings.ink_weak_extent * guess)
     # Look for ruling on a more sensitive threshold: faint printed lines are
     # only partly above the ink threshold, and whole lines are easier to see.
     # (Texture and scribbles, dense in the ordinary mask, stay out.)
@@ -776,7 +779,7 @@ def find_ink(image: NDArray[np.uint8], *, settings: ReaderSettings) -> Ink:
             # come in with it: then the page is not plain after all.
             lower = weak & sparse_ink(weak, max_density=settings.ruling_max_density)
             if not find_ruling(darkness, lower, settings=settings).any():
-                more = _hysteresis(weak, mask, settings.ink_weak_extent * guess)
+                more = components_holding(weak, mask, settings.ink_weak_extent * guess)
                 # The drawing's light stretches add a part of it (its strokes
                 # also grow wider: that is not counted); much more is something
                 # else (unseen ruling, texture).

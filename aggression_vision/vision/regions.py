@@ -15,7 +15,7 @@ from numpy.typing import NDArray
 
 from aggression_vision.errors import MapNotFoundError
 from aggression_vision.vision.adjacency import drop_corner_contacts, find_adjacency, grow_labels
-from aggression_vision.vision.ink import find_ink
+from aggression_vision.vision.ink import components_holding, find_ink
 from aggression_vision.vision.page import extract_page
 from aggression_vision.vision.settings import ReaderSettings
 from aggression_vision.vision.types import Region, Segmentation
@@ -1134,12 +1134,8 @@ def _touching(pieces: NDArray[np.bool_], what: NDArray[np.bool_]) -> NDArray[np.
         return out
     # Only the pieces' box (and a pixel around) is looked at: they are few.
     box = np.s_[max(0, rows[0] - 1) : rows[-1] + 2, max(0, cols[0] - 1) : cols[-1] + 2]
-    n, labels = cv2.connectedComponents(pieces[box].astype(np.uint8), connectivity=8)
     near = cv2.dilate(what[box].astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
-    keep = np.zeros(n, dtype=bool)
-    keep[np.unique(labels[near & pieces[box]])] = True
-    keep[0] = False
-    out[box] = keep[labels]
+    out[box] = components_holding(pieces[box], near)
     return out
 
 
