@@ -440,12 +440,15 @@ def test_a_welded_one_tied_to_the_border_across_is_writing() -> None:
     assert _cell_of(seg, cx - 15, cy) == _cell_of(seg, cx + 15, cy)
 
 
-def test_stub_bridges_ties_a_loose_line_piece_and_not_a_digit() -> None:
-    lw = 4.5  # what a 3-thick cv2.line measures
-    mask = np.zeros((200, 300), np.uint8)
-    cv2.rectangle(mask, (10, 10), (290, 190), 1, 3)  # the network
-    cv2.line(mask, (40, 60), (260, 60), 1, 3)  # a border piece, 27 px gaps both sides
-    cv2.circle(mask, (150, 130), 15, 1, 3)  # a digit's loop: bent, not line-like
+STUB_LW = 4.5  # what a 3-thick cv2.line measures
+
+
+def _stub_bridges_in_frame(
+    mask: NDArray[np.uint8], min_extent: float = 6 * STUB_LW
+) -> NDArray[np.bool_]:
+    """stub_bridges on ``mask`` drawn 3 thick: the frame 10 px in is the border
+    network, everything inside it the protrusions."""
+    lw = STUB_LW
     borders = mask.astype(bool)
     stub = borders.copy()
     stub[:15] = stub[185:] = stub[:, :15] = stub[:, 285:] = False
@@ -453,22 +456,27 @@ def test_stub_bridges_ties_a_loose_line_piece_and_not_a_digit() -> None:
     def bridge(b: NDArray[np.bool_]) -> NDArray[np.bool_]:
         return bridge_ends(b, line_width=lw, reach=12 * lw, min_branch=6 * lw, cone=30)
 
-    out = stub_bridges(
-        borders, stub, line_width=lw, min_extent=6 * lw, max_fill=1.3, margin=20 * lw, bridge=bridge
-    )
-    assert out[55:66, 14:38].any() and out[55:66, 262:286].any()
-    assert not out[100:160].any() and not (out & borders).any()
-    # Shorter than min_extent: left alone.
-    none = stub_bridges(
+    return stub_bridges(
         borders,
         stub,
         line_width=lw,
-        min_extent=90 * lw,
+        min_extent=min_extent,
         max_fill=1.3,
         margin=20 * lw,
         bridge=bridge,
     )
-    assert not none.any()
+
+
+def test_stub_bridges_ties_a_loose_line_piece_and_not_a_digit() -> None:
+    mask = np.zeros((200, 300), np.uint8)
+    cv2.rectangle(mask, (10, 10), (290, 190), 1, 3)  # the network
+    cv2.line(mask, (40, 60), (260, 60), 1, 3)  # a border piece, 27 px gaps both sides
+    cv2.circle(mask, (150, 130), 15, 1, 3)  # a digit's loop: bent, not line-like
+    out = _stub_bridges_in_frame(mask)
+    assert out[55:66, 14:38].any() and out[55:66, 262:286].any()
+    assert not out[100:160].any() and not (out & mask.astype(bool)).any()
+    # Shorter than min_extent: left alone.
+    assert not _stub_bridges_in_frame(mask, min_extent=90 * STUB_LW).any()
 
 
 def test_a_border_broken_off_at_both_ends_still_separates_its_countries() -> None:
@@ -509,23 +517,13 @@ def test_a_short_border_hanging_off_a_junction_is_bridged_and_kept() -> None:
 
 
 def test_stub_bridges_ties_a_bent_line_piece() -> None:
-    lw = 4.5
     mask = np.zeros((200, 300), np.uint8)
     cv2.rectangle(mask, (10, 10), (290, 190), 1, 3)
     # An L-shaped border piece: 27 px from the left side, 38 px above the bottom.
     cv2.polylines(
         mask, [np.int32([[40, 60], [200, 60], [200, 150]]).reshape(-1, 1, 2)], False, 1, 3
     )
-    borders = mask.astype(bool)
-    stub = borders.copy()
-    stub[:15] = stub[185:] = stub[:, :15] = stub[:, 285:] = False
-
-    def bridge(b: NDArray[np.bool_]) -> NDArray[np.bool_]:
-        return bridge_ends(b, line_width=lw, reach=12 * lw, min_branch=6 * lw, cone=30)
-
-    out = stub_bridges(
-        borders, stub, line_width=lw, min_extent=6 * lw, max_fill=1.3, margin=20 * lw, bridge=bridge
-    )
+    out = _stub_bridges_in_frame(mask)
     assert out[55:66, 14:38].any() and out[152:186, 195:206].any()
 
 
