@@ -471,6 +471,59 @@ def make_sample(
     return Sample(x, text, underlined, crossed, kind, touching, cross_kind)
 
 
+def random_guard_text(rng: np.random.Generator) -> str:
+    """A number as on the real sudoku photos: mostly one digit (lone 1s and 2s often), or two."""
+    r = rng.random()
+    if r < 0.25:
+        return str(rng.choice(["1", "2"]))
+    if r < 0.65:
+        return str(int(rng.integers(1, 10)))
+    if r < 0.95:
+        return str(int(rng.integers(10, 100)))
+    return "100"
+
+
+def make_guard_sample(
+    rng: np.random.Generator, fonts: dict[str, list[str]], rotated: float = 0.2
+) -> tuple[NDArray[np.float32], str, int]:
+    """One crop for the forgetting guard of ``train_digits.py --distill``.
+
+    Real-looking digits the shipped network already reads: MNIST 0-7999 (60%) or a print
+    font, no underline, cross-out or fragment, mild distortion, the photometric changes of
+    :func:`augment_input`. A share ``rotated`` is turned by 90, 180 or 270 degrees (the
+    reader tells a page's orientation by how well the network reads each turn: that must
+    not change either). Returns the input, the text and the turn in degrees.
+    """
+    text = random_guard_text(rng)
+    h = int(rng.integers(28, 48))
+    if load_mnist_train() is not None and rng.random() < 0.6:
+        hand = Hand(kind="mnist")
+    else:
+        hand = Hand(kind="ttf", font=str(rng.choice(fonts["print"])))
+    hand.slant = float(rng.normal(0, 0.1 if hand.kind == "mnist" else 0.04))
+    hand.spacing = float(rng.uniform(-0.05, 0.4))
+    hand.aspect = float(rng.uniform(0.85, 1.15))
+    canvas, _ = render_text(text, rng, hand, h)
+    canvas = cv2.copyMakeBorder(canvas, h // 2, h // 2, h // 2, h // 2, cv2.BORDER_CONSTANT)
+    if rng.random() < 0.5:
+        canvas = _elastic(canvas, rng, alpha=rng.uniform(0.3, 1.5) * h / 20, sigma=h / 6)
+    if rng.random() < 0.3:
+        k = np.ones((2, 2), np.uint8)
+        canvas = cv2.dilate(canvas, k) if rng.random() < 0.5 else cv2.erode(canvas, k)
+    turn = int(rng.choice([90, 180, 270])) if rng.random() < rotated else 0
+    if turn:
+        canvas = np.ascontiguousarray(np.rot90(canvas, turn // 90))
+    return augment_input(to_input(canvas), rng), text, turn
+
+
+def make_guard_batch(seed: int, n: int) -> tuple[NDArray[np.float32], list[str], list[int]]:
+    """``n`` guard crops from ``numpy.random.default_rng(seed)``: inputs, texts, turns."""
+    rng = np.random.default_rng(seed)
+    fonts = font_lists()
+    out = [make_guard_sample(rng, fonts) for _ in range(n)]
+    return np.stack([o[0] for o in out]), [o[1] for o in out], [o[2] for o in out]
+
+
 def augment_input(x: NDArray[np.float32], rng: np.random.Generator) -> NDArray[np.float32]:
     """Photometric changes in the network frame: blur, faint pencil, noise, binarisation."""
     if rng.random() < 0.5:

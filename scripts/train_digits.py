@@ -7,6 +7,13 @@ Usage::
 Needs the ``train`` extra (torch). The exported model runs at read time with OpenCV's dnn
 module (:mod:`aggression_vision.vision.digits`); torch is never imported there.
 
+Forgetting guard (``--distill TEACHER.pt``): fine-tune while keeping the network's outputs
+(per-column CTC posteriors and the marks head) close, in KL, to the frozen teacher's on
+guard crops like real handwriting (:func:`marks_data.make_guard_batch`: MNIST 0-7999 and
+print-font digits, alone and in pairs, no marks, some turned), where the teacher reads them
+right. Every continuation without it read synthetic photos better and real sudoku pencil
+digits worse (models/marks_ctc.md).
+
 Data: :mod:`marks_data` (next to this script) renders crops from MNIST 0-7999, TTF fonts,
 Hershey fonts and, when present, the project's handwriting renderer. Training seeds are
 ``seed * 1000 + chunk``; the evaluation crops of ``scripts/eval_marks.py`` use seeds from
@@ -108,6 +115,87 @@ def load_or_generate(cache: Path, seed: int, n: int, workers: int):
     return x, texts, marks, kinds
 
 
+def _guard_chunk(args):
+    seed, n = args
+    x, texts, turns = md.make_guard_batch(seed, n)
+    return (x * 255).round().astype(np.uint8), texts, turns
+
+
+def load_or_generate_guard(cache: Path, seed: int, n: int, workers: int, low: float):
+    """Guard crops (uint8 inputs), texts and turns; ``low`` of them at low resolution.
+
+    Seeds ``500_000 + seed * 1000 + chunk``: apart from the training (below 100_000) and
+    evaluation (900_000 up) crops.
+    """
+    if cache.is_file():
+        d = np.load(cache, allow_pickle=False)
+        return d["x"], list(d["texts"]), list(d["turns"])
+    t = time.time()
+    chunk = 2000
+    jobs = [
+        (500_000 + seed * 1000 + i, min(chunk, n - i * chunk))
+        for i in range((n + chunk - 1) // chunk)
+    ]
+    with ProcessPoolExecutor(workers) as ex:
+        parts = list(ex.map(_guard_chunk, jobs))
+    x = np.concatenate([p[0] for p in parts])
+    texts = [t for p in parts for t in p[1]]
+    turns = [t for p in parts for t in p[2]]
+    # The reader scales small writing up: the guard sees that blur too (fixed, once).
+    rng = np.random.default_rng(500_000 + seed)
+    xf = torch.from_numpy(x).float().div_(255.0).unsqueeze(1)
+    for b in range(0, len(x), 256):
+        xf[b : b + 256] = lowres(xf[b : b + 256], rng, low)
+    x = (xf.squeeze(1).numpy() * 255).round().astype(np.uint8)
+    print(f"generated {n} guard crops in {time.time() - t:.0f} s", flush=True)
+    cache.parent.mkdir(parents=True, exist_ok=True)
+    np.savez(cache, x=x, texts=np.array(texts), turns=np.array(turns))
+    return x, texts, turns
+
+
+def teacher_targets(teacher: nn.Module, x: np.ndarray, texts, turns, lone_weight: float):
+    """The teacher's log posteriors and mark probabilities on the guard crops, and weights.
+
+    Upright crops the teacher misreads get weight 0 (only where it is right must the new
+    network stay); lone 1s and 2s (the digits earlier continuations lost on real sudoku
+    photos) get ``lone_weight``; turned crops 1 (how each turn reads decides a page's
+    orientation).
+    """
+    from aggression_vision.vision.marks import best_readings
+
+    teacher.eval()
+    lps, qs = [], []
+    with torch.no_grad():
+        for b in range(0, len(x), 512):
+            xb = torch.from_numpy(x[b : b + 512]).float().div_(255.0).unsqueeze(1)
+            lg, mk = teacher(xb)
+            lps.append(lg.log_softmax(2))
+            qs.append(torch.sigmoid(mk))
+    lp = torch.cat(lps)
+    q = torch.cat(qs)
+    read, _ = best_readings(lp.numpy())
+    w = np.ones(len(x), np.float32)
+    for i, (t, r, turn) in enumerate(zip(texts, read, turns, strict=True)):
+        if turn == 0 and r != t:
+            w[i] = 0.0
+        elif turn == 0 and t in ("1", "2"):
+            w[i] = lone_weight
+    up = np.asarray(turns) == 0
+    print(
+        f"guard: {len(x)} crops, teacher right on {int((w[up] > 0).sum())}/{int(up.sum())} "
+        f"upright ones",
+        flush=True,
+    )
+    return lp, q, torch.from_numpy(w)
+
+
+def _freeze_bn(model: nn.Module) -> None:
+    """Batch-norm layers in eval mode: their statistics stay the teacher's."""
+    for m in model.modules():
+        if isinstance(m, nn.BatchNorm2d):
+            m.eval()
+
+
 def train(args):
     torch.manual_seed(args.seed)
     x, texts, marks, _ = load_or_generate(
@@ -129,6 +217,24 @@ def train(args):
         model.load_state_dict(torch.load(args.init))
     n_params = sum(p.numel() for p in model.parameters())
     print(f"{n} samples, {n_params} parameters", flush=True)
+    guard = None
+    if args.distill:
+        teacher = MarkNetTorch()
+        teacher.load_state_dict(torch.load(args.distill))
+        gx, gtexts, gturns = load_or_generate_guard(
+            Path(args.cache) / f"guard_s{args.seed}_n{args.guard_n}.npz",
+            args.seed,
+            args.guard_n,
+            args.workers,
+            args.lowres,
+        )
+        glp, gq, gw = teacher_targets(teacher, gx, gtexts, gturns, args.lone_weight)
+        keep = np.flatnonzero(gw.numpy() > 0)
+        # The teacher's own entropy, so that the marks term logs as a KL (0 when equal).
+        qc = gq.clamp(1e-7, 1 - 1e-7)
+        gh = -(qc * qc.log() + (1 - qc) * (1 - qc).log())
+        guard = (torch.from_numpy(gx[keep]), glp[keep], gq[keep], gw[keep], gh[keep])
+        del teacher
     opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
     steps = args.epochs * (n // args.batch)
     # With a time limit the number of steps is unknown in advance: the learning rate then
@@ -152,9 +258,12 @@ def train(args):
     step = 0
     for epoch in range(args.epochs):
         model.train()
+        if args.freeze_bn:
+            _freeze_bn(model)
         order = rng.permutation(n)
         t0 = time.time()
         tot = 0.0
+        gtot = 0.0
         for b in range(n // args.batch):
             if budget > 0:
                 # Whichever runs out first, the time or the epochs, ends the schedule.
@@ -171,10 +280,28 @@ def train(args):
             tb = [targets[i] for i in idx]
             tl = torch.tensor([len(t) for t in tb], dtype=torch.long)
             flat = torch.cat(tb) if int(tl.sum()) > 0 else torch.zeros(0, dtype=torch.long)
+            nb = len(idx)
+            if guard is not None:
+                gi = torch.from_numpy(rng.integers(len(guard[0]), size=args.guard_batch))
+                xb = torch.cat([xb, guard[0][gi].float().div_(255.0).unsqueeze(1)])
             logits, mk = model(xb)
-            lp = logits.log_softmax(2).permute(1, 0, 2)  # T, N, C
-            il = torch.full((len(idx),), lp.shape[0], dtype=torch.long)
-            loss = ctc(lp, flat, il, tl) + 0.5 * bce(mk, mt[idx])
+            lp = logits[:nb].log_softmax(2).permute(1, 0, 2)  # T, N, C
+            il = torch.full((nb,), lp.shape[0], dtype=torch.long)
+            loss = ctc(lp, flat, il, tl) + 0.5 * bce(mk[:nb], mt[idx])
+            if guard is not None:
+                # KL(teacher || student) per column, summed over the columns; the marks
+                # head's soft-target BCE less the teacher's entropy is its binary KL.
+                lps = logits[nb:].log_softmax(2)
+                tlp = guard[1][gi]
+                kl = (tlp.exp() * (tlp - lps)).sum(dim=(1, 2))
+                q = guard[2][gi]
+                kl_marks = (
+                    nn.functional.binary_cross_entropy_with_logits(mk[nb:], q, reduction="none")
+                    - guard[4][gi]
+                ).sum(1)
+                g = (guard[3][gi] * (kl + kl_marks)).mean()
+                loss = loss + args.guard_weight * g
+                gtot += float(g.detach())
             opt.zero_grad()
             loss.backward()
             opt.step()
@@ -184,7 +311,8 @@ def train(args):
             tot += float(loss.detach())
             if b % 200 == 0:
                 print(
-                    f"epoch {epoch} batch {b} loss {tot / (b + 1):.4f} {time.time() - t0:.0f}s",
+                    f"epoch {epoch} batch {b} loss {tot / (b + 1):.4f} "
+                    f"guard {gtot / (b + 1):.4f} {time.time() - t0:.0f}s",
                     flush=True,
                 )
         mean = tot / max(1, b if out_of_time else n // args.batch)
@@ -273,8 +401,15 @@ def main() -> None:
     )
     p.add_argument("--save", default="", help="state dict path (default: CACHE/last.pt)")
     p.add_argument("--extra", nargs="*", default=[], help="more .npz sample files to train on")
+    p.add_argument("--distill", default="", help="teacher state dict: the forgetting guard")
+    p.add_argument("--guard-n", type=int, default=40_000, help="guard crops")
+    p.add_argument("--guard-batch", type=int, default=64, help="guard crops per step")
+    p.add_argument("--guard-weight", type=float, default=2.0, help="weight of the guard's KL")
+    p.add_argument("--lone-weight", type=float, default=3.0, help="KL weight of lone 1s, 2s")
+    p.add_argument("--freeze-bn", action="store_true", help="keep batch-norm statistics")
+    p.add_argument("--threads", type=int, default=2, help="torch threads")
     args = p.parse_args()
-    torch.set_num_threads(2)
+    torch.set_num_threads(args.threads)
     train(args)
 
 
