@@ -395,10 +395,16 @@ def find_ruling(
         if found and m > n:
             for sl in _half_overlapping_tiles(h, w, m):
                 known = list(page_angles)
+                around = False
                 for big, angles in seen:
                     if _overlap(big, sl):
                         known += angles
-                part, _ = in_tile(sl, settings, known)
+                        around = around or bool(angles)
+                # Where no tile around saw the ruling (it is fanned out too
+                # much in all of them), the page's is all that is known: a
+                # fine tile needs only the evidence of a missed tile (lines
+                # of a few steps are all it holds).
+                part, _ = in_tile(sl, settings if around else relaxed, known)
                 ruling[sl] |= part
         if found:
             for sl in missed:
