@@ -164,6 +164,10 @@ BRIDGE_WALK_LW = 4.0
 #: window's edge is not cut short.
 BRIDGE_WINDOW_SLACK_LW = 2.0
 
+#: Writing smaller than this many line widths across (and this many squared
+#: line widths in area) is a speck, not a number (:func:`stub_bridges`).
+WRITING_SPECK_LW = 3.0
+
 #: A piece of writing with more loose skeleton ends than this is a scribble or
 #: a letter, not a broken-off piece of border (:func:`linked_fragments`).
 LINK_MAX_ENDS = 12
@@ -195,6 +199,8 @@ def bridge_ends(
     min_length: float = 0.0,
     ruling: NDArray[np.bool_] | None = None,
     max_on_ruling: float = 1.0,
+    far: NDArray[np.bool_] | None = None,
+    far_reach: float = 0.0,
 ) -> NDArray[np.bool_]:
     """Continue every loose end of the border network to the ink it points at.
 
@@ -227,6 +233,11 @@ def bridge_ends(
     min_length : float
         Pixels: shorter gaps are gap closing's (a closing that left them open
         saw two lines that do not meet, such as a ruling line's remnant).
+    far : (H, W) bool, optional
+        Loose ends on these pixels are continued up to ``far_reach`` pixels
+        instead (when it is longer than ``reach``).
+    far_reach : float
+        Pixels.
 
     Returns
     -------
@@ -243,11 +254,15 @@ def bridge_ends(
     on_ruling = None
     if ruling is not None and ruling.any() and max_on_ruling < 1.0:
         on_ruling = _near_ruling(ruling)
-    r = int(np.ceil(reach))
     cos_cone = float(np.cos(np.radians(cone)))
     walk = int(np.ceil(max(min_branch, BRIDGE_WALK_LW * line_width)))
     thickness = max(1, int(round(line_width)))
+    near_reach = reach
     for y, x in ends:
+        reach = near_reach
+        if far is not None and far[y, x]:
+            reach = max(near_reach, far_reach)
+        r = int(np.ceil(reach))
         path, junction = _branch_from(skeleton, (int(y), int(x)), int(np.ceil(reach + walk)))
         if len(path) < min_branch:
             continue  # a spur of the skeleton or a tick
@@ -1147,7 +1162,10 @@ def stub_bridges(
     min_extent: float,
     max_fill: float,
     margin: float,
-    bridge: Callable[[NDArray[np.bool_]], NDArray[np.bool_]],
+    bridge: Callable[[NDArray[np.bool_], NDArray[np.bool_] | None], NDArray[np.bool_]],
+    writing: NDArray[np.bool_] | None = None,
+    beside: float = 0.0,
+    max_share: float = 1.0,
 ) -> NDArray[np.bool_]:
     """Bridges that would tie line-like protrusions back into the border network.
 
@@ -1161,6 +1179,14 @@ def stub_bridges(
     continued with ``bridge`` on a window of the borders ``margin`` pixels
     wider than the piece (not on the whole page: it is rare).
 
+    A piece clear of ``writing`` may be continued farther (``bridge`` is
+    told which pieces: the window is wide enough): an underline or a
+    number's stroke lies along the number, most of its pixels within
+    ``beside`` pixels of it, while a piece of border passes a number for a
+    part of its length at most. Only writing of a number's size counts (at
+    least :data:`WRITING_SPECK_LW` line widths across and that many squared
+    line widths): a faint border broken into specks leaves specks along it.
+
     Parameters
     ----------
     borders : (H, W) bool
@@ -1173,7 +1199,16 @@ def stub_bridges(
         Pixels.
     max_fill : float
     bridge : callable
-        ``bridge(window_borders)`` returns the window's borders with bridges.
+        ``bridge(window_borders, far)`` returns the window's borders with
+        bridges; ``far`` (the window's size, or None) marks the pixels of the
+        pieces clear of writing.
+    writing : (H, W) bool, optional
+        Without it no piece is clear of writing.
+    beside : float
+        Pixels.
+    max_share : float
+        A piece with more than this fraction of its pixels beside writing is
+        not clear of it.
 
     Returns
     -------
@@ -1181,7 +1216,7 @@ def stub_bridges(
     """
     h, w = borders.shape
     out = np.zeros((h, w), dtype=bool)
-    count, _, stats, _ = cv2.connectedComponentsWithStats(stub.astype(np.uint8), None, 8)
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(stub.astype(np.uint8), None, 8)
     cw, ch = stats[:, cv2.CC_STAT_WIDTH], stats[:, cv2.CC_STAT_HEIGHT]
     # A bent line (an L) is as long as its box's two sides together.
     line = (np.maximum(cw, ch) >= min_extent) & (
@@ -1190,6 +1225,19 @@ def stub_bridges(
     line[0] = False
     if not line.any():
         return out
+    clear = np.zeros(count, dtype=bool)
+    if writing is not None:
+        for k in np.nonzero(line)[0]:
+            clear[k] = _clear_of_writing(
+                labels,
+                k,
+                stats[k],
+                writing,
+                line_width=line_width,
+                beside=beside,
+                max_share=max_share,
+            )
+    far = clear[labels] if clear.any() else None
     # One window per group of overlapping ones: each pixel is thinned once.
     m = int(np.ceil(margin))
     boxes = np.zeros((h, w), dtype=np.uint8)
@@ -1200,8 +1248,40 @@ def stub_bridges(
     for x, y, cw, ch, _ in windows[1:]:
         win = np.s_[y : y + ch, x : x + cw]
         part = borders[win]
-        out[win] |= bridge(part) & ~part
+        out[win] |= bridge(part, None if far is None else far[win]) & ~part
     return out
+
+
+def _clear_of_writing(
+    labels: NDArray[np.int32],
+    k: int,
+    box: NDArray[np.int32],
+    writing: NDArray[np.bool_],
+    *,
+    line_width: float,
+    beside: float,
+    max_share: float,
+) -> bool:
+    """Whether piece ``k`` of ``labels`` is clear of writing (:func:`stub_bridges`)."""
+    h, w = labels.shape
+    speck = WRITING_SPECK_LW * line_width
+    r = int(np.ceil(beside + speck))
+    x, y, cw, ch = (int(v) for v in box[:4])
+    y0, x0 = max(0, y - r), max(0, x - r)
+    win = np.s_[y0 : min(h, y + ch + r), x0 : min(w, x + cw + r)]
+    text = writing[win]
+    if not text.any():
+        return True
+    n, tl, st, _ = cv2.connectedComponentsWithStats(text.astype(np.uint8), None, 8)
+    big = (st[:, cv2.CC_STAT_AREA] >= speck * line_width) & (
+        np.maximum(st[:, cv2.CC_STAT_WIDTH], st[:, cv2.CC_STAT_HEIGHT]) >= speck
+    )
+    big[0] = False
+    if not big.any():
+        return True
+    near = cv2.dilate(big[tl].astype(np.uint8), _disk(2 * beside + 1)).astype(bool)
+    mine = labels[win] == k
+    return bool((near & mine).sum() <= max_share * mine.sum())
 
 
 def _protrusions(
@@ -1374,7 +1454,10 @@ def segment(
             loose = loosely()
 
     def bridge(
-        b: NDArray[np.bool_], reach: float, min_branch: float = settings.bridge_min_branch
+        b: NDArray[np.bool_],
+        reach: float,
+        min_branch: float = settings.bridge_min_branch,
+        far: NDArray[np.bool_] | None = None,
     ) -> NDArray[np.bool_]:
         return bridge_ends(
             b,
@@ -1387,6 +1470,8 @@ def segment(
             min_length=settings.gap_close * lw,
             ruling=ink.ruling,
             max_on_ruling=settings.bridge_max_on_ruling,
+            far=far,
+            far_reach=settings.stub_long_reach * lw,
         )
 
     stub = _protrusions(borders, loose, line_width=lw, settings=settings)
@@ -1394,17 +1479,21 @@ def segment(
         # A border broken into pieces hangs off the network: bridged, it
         # may turn out to lie between two countries after all.
         reach = settings.stub_bridge_reach
+        # The window holds the ink stub_long_reach from a piece's ends (by
+        # default it is no wider than for stub_bridge_reach alone: a wider
+        # one gives another skeleton at its edges, and other bridges).
+        walk = max(settings.bridge_min_branch, BRIDGE_WALK_LW)
         bridges = stub_bridges(
             borders,
             stub,
             line_width=lw,
             min_extent=settings.stub_bridge_extent * lw,
             max_fill=settings.fragment_max_fill,
-            margin=(
-                reach + max(settings.bridge_min_branch, BRIDGE_WALK_LW) + BRIDGE_WINDOW_SLACK_LW
-            )
-            * lw,
-            bridge=lambda b: bridge(b, reach, settings.stub_bridge_min_branch),
+            margin=(max(reach + walk, settings.stub_long_reach) + BRIDGE_WINDOW_SLACK_LW) * lw,
+            bridge=lambda b, far: bridge(b, reach, settings.stub_bridge_min_branch, far),
+            writing=writing if settings.stub_long_reach > reach else None,
+            beside=settings.stub_long_beside * lw,
+            max_share=settings.stub_long_share,
         )
         if bridges.any():
             tied = _drop_small_bridged(borders, borders | bridges, line_width=lw, settings=settings)

@@ -412,6 +412,17 @@ class ReaderSettings:
         widths (as ``bridge_min_branch``; 4 also ties a short stretch of
         border hanging off a junction, but a stroke by a number too). The
         bridges of the pieces they rescue stay border.
+    stub_long_reach : float
+        The loose ends of such a piece that runs clear of writing (below) are
+        continued up to this many line widths instead (a border broken by a
+        longer gap; 12 also bridged a few wrong strokes). At most
+        ``stub_bridge_reach`` turns it off.
+    stub_long_beside : float
+        A piece with more than ``stub_long_share`` of its pixels within this
+        many line widths of number-sized writing runs along it: an underline
+        or a number's stroke, not clear of writing ...
+    stub_long_share : float
+        ... (a piece of border passes a number for a part of its length).
     link_reach : float
         A piece of ink taken for writing before gap closing whose two ends
         both lie within this many line widths of the border network is a
@@ -581,6 +592,9 @@ class ReaderSettings:
     stub_bridge_reach: float = 6.0
     stub_bridge_extent: float = 6.0
     stub_bridge_min_branch: float = 6.0
+    stub_long_reach: float = 10.0
+    stub_long_beside: float = 2.5
+    stub_long_share: float = 0.4
     link_reach: float = 3.0
     link_min_length: float = 9.0
     link_straightness: float = 0.6

@@ -453,7 +453,7 @@ def _stub_bridges_in_frame(
     stub = borders.copy()
     stub[:15] = stub[185:] = stub[:, :15] = stub[:, 285:] = False
 
-    def bridge(b: NDArray[np.bool_]) -> NDArray[np.bool_]:
+    def bridge(b: NDArray[np.bool_], far: NDArray[np.bool_] | None) -> NDArray[np.bool_]:
         return bridge_ends(b, line_width=lw, reach=12 * lw, min_branch=6 * lw, cone=30)
 
     return stub_bridges(
@@ -492,6 +492,42 @@ def test_a_border_broken_off_at_both_ends_still_separates_its_countries() -> Non
     assert _cell_of(seg, 300, 360) != _cell_of(seg, 650, 300)
     off = segment(img, settings=replace(ReaderSettings(), stub_bridge_reach=0.0))
     assert len(off.regions) == 1
+
+
+def _hanging_border(digits: bool) -> NDArray[np.uint8]:
+    """A border from the top of a box stopping 48 px (~7.8 measured line
+    widths: wider than stub_bridge_reach 6) short of the bottom, with a
+    column of digits along it when ``digits``."""
+    rng = np.random.default_rng(4)
+    img = _paper()
+    cv2.rectangle(img, (150, 120), (750, 600), INK, LW, cv2.LINE_AA)
+    cv2.polylines(img, [_wobbly((450, 120), (450, 552), rng)], False, INK, LW, cv2.LINE_AA)
+    cv2.putText(img, "2", (560, 380), cv2.FONT_HERSHEY_SIMPLEX, 1.5, INK, LW, cv2.LINE_AA)
+    if digits:
+        for y in range(170, 532, 45):
+            cv2.putText(img, "7", (458, y), cv2.FONT_HERSHEY_SIMPLEX, 1.2, INK, LW, cv2.LINE_AA)
+    return img
+
+
+def test_a_border_stopping_farther_than_stub_bridge_reach_is_continued() -> None:
+    # Clear of writing, the hanging border's loose end is continued up to
+    # stub_long_reach line widths, and it separates its two countries.
+    img = _hanging_border(digits=False)
+    seg = segment(img)
+    assert len(seg.regions) == 2
+    assert _cell_of(seg, 300, 360) != _cell_of(seg, 650, 300)
+    off = segment(img, settings=replace(ReaderSettings(), stub_long_reach=0.0))
+    assert len(off.regions) == 1
+
+
+def test_a_line_along_writing_is_not_continued_farther() -> None:
+    # The same line with digits all along it is taken as an underline or a
+    # number's stroke: the longer reach is not for it (stub_long_share 1
+    # lets it through).
+    img = _hanging_border(digits=True)
+    assert len(segment(img).regions) == 1
+    loose = replace(ReaderSettings(), stub_long_share=1.0)
+    assert len(segment(img, settings=loose).regions) == 2
 
 
 def test_a_short_border_hanging_off_a_junction_is_bridged_and_kept() -> None:
