@@ -220,6 +220,31 @@ class MarksSettings:
     border_piece_vote_reach : float
         ... and when they are cut for the orientation vote. (1.0 there too turned a
         dev photo's vote, whose voters read best at the wrong angle already: 0.45.)
+    border_continue_length : float
+        When the clusters are cut for reading (not for the orientation vote), a thin
+        writing component (principal axes at least ``border_continue_elongation``
+        apart, at most ``border_continue_thickness`` line widths thick) is a piece of a
+        border when border ink goes on in its line beyond BOTH its ends: within
+        ``border_continue_width`` line widths of its axis, over at least
+        ``border_continue_cover`` of the first this-many line widths past each end
+        (plus ``border_piece_reach``), and running within ``border_continue_angle``
+        degrees of the axis (a border met across, or at a slant, fails), and the bar at
+        least ``border_continue_thick_ratio`` as thick as the line on either side where
+        it is found (pixels per unit length: a sliver left beside a line, or a pen
+        stroke drawn along a printed line, is thinner). Flat ones too: an underline that runs into
+        borders meets them across. (Real sudoku photos,
+        whole reader: the printed grid line under a page's heading, left in the
+        writing where the heading touches it, was read with the digit below: "8"
+        read 5, "9" read 6 under "Fiendish"/"Difficult"; cells right 839 -> 842.)
+    border_continue_elongation, border_continue_thickness : float
+        See ``border_continue_length``.
+    border_continue_width, border_continue_cover, border_continue_angle : float
+        See ``border_continue_length``.
+    border_continue_thick_ratio : float
+        See ``border_continue_length``. (Without it, thin slivers along ruling and
+        border lines on dev photos 604, 615, 618, 636 and 638 were taken too, and
+        underlines and numbers changed, some for the worse; the sudoku heading bars
+        are 0.90-1.14 times as thick as the thicker side.)
     bar_vote : float
         Underlines vote on the writing's orientation too: a trial rotation gains this
         many nats (on the voters' mean log-likelihood) times the fraction of underlines
@@ -386,6 +411,13 @@ class MarksSettings:
     border_piece_contact: float = 0.5
     border_piece_reach: float = 1.0
     border_piece_vote_reach: float = 0.45
+    border_continue_length: float = 4.0
+    border_continue_elongation: float = 2.0
+    border_continue_thickness: float = 2.0
+    border_continue_width: float = 1.0
+    border_continue_cover: float = 0.75
+    border_continue_angle: float = 12.0
+    border_continue_thick_ratio: float = 0.85
     bar_vote: float = 1.0
     bar_vote_width: float = 15.0
     faint_reach: float = 1.0
@@ -898,11 +930,19 @@ class _Extraction:
             narrow = {i for i in wide if _border_piece(cc, i, stats[i], seg.borders, cfg, near)}
             read = [i for i in keep if i not in (wide if reach == far else narrow)]
             kept = [i for i in keep if i not in (wide if vote_reach == far else narrow)]
+            read = [
+                i for i in read if not _continued_bar(cc, i, stats[i], seg.borders, cfg, reach, lw)
+            ]
             self.same_for_reading = read == kept
             self._read_keep = read
             keep = kept
         else:
-            keep = [i for i in keep if not _border_piece(cc, i, stats[i], seg.borders, cfg, reach)]
+            keep = [
+                i
+                for i in keep
+                if not _border_piece(cc, i, stats[i], seg.borders, cfg, reach)
+                and not _continued_bar(cc, i, stats[i], seg.borders, cfg, reach, lw)
+            ]
         self._page = (seg, cc, stats, comp_region, touch)
         self._group(keep, bars)
         if light:
@@ -1079,6 +1119,115 @@ def _border_piece(
     near = cv2.dilate(borders[y0:y1, x0:x1].astype(np.uint8), kernel) > 0
     along = near[ys + y - y0, xs + x - x0].mean()
     return bool(along >= cfg.border_piece_contact)
+
+
+def _continued_bar(
+    cc: NDArray[np.int32],
+    c: int,
+    stat: NDArray[np.int32],
+    borders: NDArray[np.bool_],
+    cfg: MarksSettings,
+    touch: int,
+    lw: float,
+) -> bool:
+    """Whether component ``c`` is a thin bar that a straight border continues beyond both
+    ends (see ``MarksSettings.border_continue_length``): a piece of that border.
+
+    ``touch``: pixels within which the border lies off the bar's ends; ``lw``: the line
+    width.
+    """
+    x, y, w, h, area = stat
+    # (Area over the box's diagonal: at most the width of a bar that fits in the box;
+    # most digits are too thick for this already, without looking at their pixels.)
+    if area > cfg.border_continue_thickness * lw * float(np.hypot(w, h)):
+        return False
+    hh, ww = borders.shape
+    r = touch
+    if not borders[max(0, y - r) : min(hh, y + h + r), max(0, x - r) : min(ww, x + w + r)].any():
+        return False  # (no border within reach: most writing)
+    ys, xs = np.nonzero(cc[y : y + h, x : x + w] == c)
+    n = ys.size
+    if n < 5:
+        return False
+    # Principal axes of the pixels in closed form (np.linalg.eigh costs more than the
+    # rest of the test on a map with many strokes by its borders).
+    dx, dy = xs - xs.mean(), ys - ys.mean()
+    sxx, syy = float(dx @ dx) / (n - 1) + 1.0 / 12.0, float(dy @ dy) / (n - 1) + 1.0 / 12.0
+    sxy = float(dx @ dy) / (n - 1)
+    spread = float(np.hypot(0.5 * (sxx - syy), sxy))
+    major, minor = 0.5 * (sxx + syy) + spread, 0.5 * (sxx + syy) - spread
+    if major < cfg.border_continue_elongation**2 * minor:
+        return False
+    # (12 x the variance across: the width of a uniform band.)
+    if 12.0 * minor > (cfg.border_continue_thickness * lw) ** 2:
+        return False
+    theta = 0.5 * np.arctan2(2.0 * sxy, sxx - syy)
+    pts = np.stack([xs + x, ys + y], axis=1).astype(np.float64)
+    axis = np.array([np.cos(theta), np.sin(theta)])
+    return _continues_border(pts, axis, borders, cfg, touch, lw)
+
+
+def _continues_border(
+    pts: NDArray[np.float64],
+    axis: NDArray[np.float64],
+    borders: NDArray[np.bool_],
+    cfg: MarksSettings,
+    touch: int,
+    lw: float,
+) -> bool:
+    """Whether border ink continues a bar straight on beyond BOTH its ends.
+
+    ``pts``: the bar's pixels (x, y) in the page; ``axis``: its unit long axis. A piece of
+    a straight border line that the region stage left in the writing (a gap of the
+    printed grid line under a page's heading) has the line going on at each end along
+    its own direction; an underline that runs into a border meets it across, over a
+    line width or two, and does not end against a border at both ends in line.
+    """
+    length = cfg.border_continue_length * lw
+    half = max(2.0, cfg.border_continue_width * lw)
+    mu = pts.mean(axis=0)
+    t = (pts - mu) @ axis
+    t0, t1 = float(t.min()), float(t.max())
+    reach = length + touch + 1
+    hh, ww = borders.shape
+    lo = np.floor(np.minimum(mu + t0 * axis, mu + t1 * axis) - reach).astype(int)
+    hi = np.ceil(np.maximum(mu + t0 * axis, mu + t1 * axis) + reach).astype(int) + 1
+    x0, y0 = max(0, lo[0]), max(0, lo[1])
+    x1, y1 = min(ww, hi[0]), min(hh, hi[1])
+    ys, xs = np.nonzero(borders[y0:y1, x0:x1])
+    if ys.size == 0:
+        return False
+    q = np.stack([xs + x0, ys + y0], axis=1).astype(np.float64) - mu
+    along = q @ axis
+    across = q @ np.array([-axis[1], axis[0]])
+    near = np.abs(across) <= half
+    bins = max(2, int(round(2 * cfg.border_continue_length)))
+    off = across[near]
+    # Pixels per unit length: the bar's thickness, and the line's where it is found.
+    thick = len(pts) / (t1 - t0 + 1.0)
+    line = []
+    for beyond in (t0 - along[near], along[near] - t1):
+        # Distances beyond the end, from the end out to ``length``: the border must be
+        # there over most of that stretch (a border across covers a line width of it)
+        # and run along the bar's line (one crossing at a slant drifts across the band).
+        sel = (beyond > 0) & (beyond <= touch + length)
+        d = beyond[sel]
+        if d.size < 3:
+            return False
+        filled = np.count_nonzero(
+            np.bincount(np.minimum(bins - 1, (d / (touch + length) * bins).astype(int)))
+        )
+        if filled < cfg.border_continue_cover * bins:
+            return False
+        # (Least-squares slope of the offset across against the distance out.)
+        dd, oo = d - d.mean(), off[sel] - off[sel].mean()
+        slope = float(dd @ oo) / max(float(dd @ dd), 1e-12)
+        if abs(slope) > np.tan(np.radians(cfg.border_continue_angle)):
+            return False
+        line.append(d.size / (filled * (touch + length) / bins))
+    # A piece of the line is as thick as the line (thicker where something touches it);
+    # a sliver left beside a line, or a thin stroke drawn along one, is thinner.
+    return bool(thick >= cfg.border_continue_thick_ratio * max(line))
 
 
 def _touches(

@@ -716,3 +716,44 @@ def test_printed_lines_through_a_number_are_taken_out_of_its_crop() -> None:
     half = dark.copy()
     half[49:51, 110:] = 0.0
     assert not _printed_lines(half, box, 200.0, text_h, cfg).any()
+
+
+def _heading_bar(seg: Segmentation, y: int, x0: int, x1: int, bar: tuple[int, int]) -> None:
+    """A straight border line from x0 to x1 at rows y..y+3, its stretch ``bar`` left in
+    the writing (as the region stage does where a page's heading touches a grid line)."""
+    line = np.zeros_like(seg.writing)
+    line[y : y + 3, x0:x1] = True
+    piece = np.zeros_like(line)
+    piece[y : y + 3, bar[0] : bar[1]] = True
+    seg.borders |= line & ~piece
+    seg.writing |= piece
+    seg.ink |= line
+    seg.gray[line] = 60
+
+
+def test_a_piece_of_a_straight_border_continued_at_both_ends_is_not_writing() -> None:
+    from aggression_vision.vision.marks import extract_clusters
+
+    seg = _page([{"number": 8}], seed=5)
+    ys, _ = np.nonzero(seg.writing)
+    top = int(ys.min())
+    # A grid line 5 px above the number across the country; 40 px of it are writing.
+    _heading_bar(seg, top - 8, 3, CELL_W - 3, (60, 100))
+    clusters, _ = extract_clusters(seg)
+    assert len(clusters) == 1 and clusters[0].bbox[1] >= top - 1
+    off = MarksSettings(border_continue_cover=2.0)
+    clusters, _ = extract_clusters(seg, off)
+    assert min(c.bbox[1] for c in clusters) <= top - 8
+    # An underline drawn from the border on the left to the border on the right meets
+    # them across: it stays writing, and the number is underlined.
+    seg = _page([{"number": 8, "underlined": True}], seed=5)
+    _, cc, stats, _ = cv2.connectedComponentsWithStats(seg.writing.astype(np.uint8))
+    flat = 1 + int(np.argmax(stats[1:, 2] / np.maximum(1, stats[1:, 3])))
+    x, y, w, h, _ = stats[flat]
+    rows = (cc == flat)[y : y + h].any(axis=1)[:, None]
+    seg.writing[y : y + h, 3:x] |= rows
+    seg.writing[y : y + h, x + w : CELL_W - 3] |= rows
+    seg.ink |= seg.writing
+    clusters, _ = extract_clusters(seg)
+    assert len(clusters) == 1 and clusters[0].bbox[3] >= y + h - 1
+    assert read_marks(seg)[1].underlined
