@@ -483,8 +483,34 @@ def random_guard_text(rng: np.random.Generator) -> str:
     return "100"
 
 
+def _guard_shape(rng: np.random.Generator, h: int) -> NDArray[np.float32]:
+    """Ink that is no text: a "+" where printed ruling lines cross, a lone bar, dots."""
+    canvas = np.zeros((2 * h, 2 * h), np.float32)
+    thick = max(1, round(h * rng.uniform(0.03, 0.1)))
+    c = np.array([h, h], float) + rng.normal(0, 0.1 * h, 2)
+    r = rng.random()
+    if r < 0.5:  # a crossing: two bars, arms of 0.2-0.6 writing heights
+        turn = rng.normal(0, 0.1)
+        for ang in (turn, turn + np.pi / 2 + rng.normal(0, 0.05)):
+            d = np.array([np.cos(ang), np.sin(ang)])
+            a, b = rng.uniform(0.2, 0.6, 2) * h
+            _polyline(canvas, [c - a * d, c + b * d], thick, rng)
+    elif r < 0.8:  # one straight bar, any direction
+        ang = rng.uniform(0, np.pi)
+        d = np.array([np.cos(ang), np.sin(ang)]) * rng.uniform(0.3, 0.9) * h
+        _polyline(canvas, [c - d, c + d], thick, rng)
+    else:  # dots
+        for _ in range(int(rng.integers(1, 4))):
+            p = c + rng.normal(0, 0.3 * h, 2)
+            cv2.circle(canvas, (int(p[0]), int(p[1])), max(1, thick), 1.0, -1, cv2.LINE_AA)
+    return canvas
+
+
 def make_guard_sample(
-    rng: np.random.Generator, fonts: dict[str, list[str]], rotated: float = 0.2
+    rng: np.random.Generator,
+    fonts: dict[str, list[str]],
+    rotated: float = 0.2,
+    empty: float = 0.15,
 ) -> tuple[NDArray[np.float32], str, int]:
     """One crop for the forgetting guard of ``train_digits.py --distill``.
 
@@ -492,10 +518,14 @@ def make_guard_sample(
     font, no underline, cross-out or fragment, mild distortion, the photometric changes of
     :func:`augment_input`. A share ``rotated`` is turned by 90, 180 or 270 degrees (the
     reader tells a page's orientation by how well the network reads each turn: that must
-    not change either). Returns the input, the text and the turn in degrees.
+    not change either). A share ``empty`` is ink that is no text (:func:`_guard_shape`:
+    ruling crossings, bars, dots), read as nothing. Returns the input, the text and the
+    turn in degrees.
     """
-    text = random_guard_text(rng)
     h = int(rng.integers(28, 48))
+    if rng.random() < empty:
+        return augment_input(to_input(_guard_shape(rng, h)), rng), "", 0
+    text = random_guard_text(rng)
     if load_mnist_train() is not None and rng.random() < 0.6:
         hand = Hand(kind="mnist")
     else:
