@@ -74,10 +74,13 @@ def sparse_ink(mask: NDArray[np.bool_], *, max_density: float = 0.35) -> NDArray
     Lines on paper cover well under a third of any window a few strokes
     wide; texture and scribbles cover more.
     """
-    m8 = mask.astype(np.uint8)
+    return mask & (ink_density(mask) < max_density)
+
+
+def ink_density(mask: NDArray[np.bool_]) -> NDArray[np.float32]:
+    """The fraction of a window a few strokes wide (2% of the long side) that ``mask`` covers."""
     k = max(15, int(round(0.02 * max(mask.shape))) | 1)
-    density = cv2.blur(m8.astype(np.float32), (k, k))
-    return mask & (density < max_density)
+    return cv2.blur(mask.astype(np.float32), (k, k))
 
 
 def stroke_width(mask: NDArray[np.bool_]) -> float:
@@ -269,6 +272,7 @@ def _thick_across(
     *,
     settings: ReaderSettings,
     min_length: int = 0,
+    texture: NDArray[np.uint8] | None = None,
 ) -> NDArray[np.bool_]:
     """Pixels of ``runs`` where the ink is much thicker across the lines than a ruling line.
 
@@ -278,17 +282,22 @@ def _thick_across(
     pixels are drawing, not ruling. With ``min_length`` only stretches at
     least that long along the line count (a stroke that crosses the line
     is thick over its own width only: ``ruling_restore`` gives it back).
+    The ``texture`` pixels (1 in a 0/1 image) do not count in the ruling's
+    thickness.
     """
-    line = runs.astype(bool)
-    if not line.any():
-        return line
+    runs_mask = runs.astype(bool)
+    if not runs_mask.any():
+        return runs_mask
     # Typical thickness of the ruling: its pixels per pixel of its top edges.
+    # Dense ink on the lines (junctions, numbers, a border along a line) would
+    # raise it, and a border drawn along a line would pass for ruling.
+    line = runs_mask if texture is None else cv2.subtract(runs, texture).view(bool)
     tops = line.copy()
     tops[1:] &= ~line[:-1]
     thickness = float(line.sum()) / max(1, int(tops.sum()))
     k = int(np.ceil(thickness * settings.ruling_thick_ratio + settings.ruling_thick_extra))
     thick = cv2.morphologyEx(rotated, cv2.MORPH_OPEN, np.ones((k, 1), np.uint8)).astype(bool)
-    thick &= line
+    thick &= runs_mask
     if min_length > 1:
         # A stroke drawn along a ruling line is thick over a long stretch; the
         # ruling's own thickness wavers over a few pixels (blur, JPEG).
@@ -323,6 +332,7 @@ def find_ruling(
     *,
     settings: ReaderSettings,
     keep_in: NDArray[np.bool_] | None = None,
+    texture: NDArray[np.bool_] | None = None,
 ) -> NDArray[np.bool_]:
     """Pixels of printed paper ruling (the lines of squared, Seyes or lined paper).
 
@@ -341,6 +351,11 @@ def find_ruling(
     keep_in : (H, W) bool, optional
         The ink the ruling is removed from: the result is restricted to it,
         and its strokes much darker than the ruling around them are kept.
+    texture : (H, W) bool, optional
+        Dense ink of ``mask`` (junctions, numbers, borders crowding the
+        ruling): it can be ruling, but it does not set the lines' direction,
+        is no evidence of a ruling in a tile and does not count in the
+        thickness of the ruling's lines.
 
     Returns
     -------
@@ -348,7 +363,9 @@ def find_ruling(
     """
     # The line steps of the families found (page and tiles).
     pitches: list[float] = []
-    ruling, found = _ruling_in(darkness, mask, settings=settings, keep_in=keep_in, steps=pitches)
+    ruling, found = _ruling_in(
+        darkness, mask, settings=settings, keep_in=keep_in, steps=pitches, texture=texture
+    )
     page_angles = list(found)
     # Perspective fans a ruling out and a curled page bends it: look again in
     # overlapping tiles, where its lines are closer to parallel and straight.
@@ -375,6 +392,7 @@ def find_ruling(
             scale=max(h, w),
             known=known,
             steps=pitches,
+            texture=None if texture is None else texture[sl],
         )
 
     if n > 1:
@@ -449,6 +467,7 @@ def find_ruling(
                     known=known,
                     bridge=bridge,
                     pitch=pitch,
+                    texture=None if texture is None else texture[sl],
                 )
                 ruling[sl] |= part
     return ruling
@@ -465,6 +484,7 @@ def _ruling_in(
     bridge: int = 0,
     pitch: float | None = None,
     steps: list[float] | None = None,
+    texture: NDArray[np.bool_] | None = None,
 ) -> tuple[NDArray[np.bool_], list[float]]:
     """The ruling of one area (the page or a tile of it), and the angles of its families.
 
@@ -472,16 +492,31 @@ def _ruling_in(
     degrees of a ``known`` angle are left alone (already handled). Gaps up
     to ``bridge`` pixels along a line do not break it. With ``pitch`` only
     families whose line step is near it are taken (``_is_ruling``); the
-    steps of the families found are appended to ``steps``.
+    steps of the families found are appended to ``steps``. ``texture``
+    (dense ink of ``mask``) can be ruling but is left out of the lines'
+    direction, of a tile's evidence and of the lines' thickness.
     """
     h, w = mask.shape
+    # On the whole page a ruling's lines are long and many; a tile holds few
+    # and short ones, and dense ink along them (junctions, numbers, borders
+    # drawn along a line) can make up what its tests ask for.
+    tile = scale is not None
     scale = scale or max(h, w)
     long_side = scale
     ruling = np.zeros((h, w), dtype=bool)
     if not mask.any():
         return ruling, []
     m8 = mask.astype(np.uint8)
+    clear = mask
+    if texture is not None:
+        # 3 marks the dense ink in the warped frames (one warp for both).
+        # (OpenCV's saturating arithmetic on 0/1 images: cheaper than numpy's.)
+        dense8 = cv2.bitwise_and(m8, texture.view(np.uint8))
+        clear = cv2.subtract(m8, dense8).view(bool)
+        m8 = cv2.add(cv2.add(m8, dense8), dense8)
     run = max(15, int(round(settings.grid_run * long_side)))
+    # The straight runs that count as evidence of the last family looked at.
+    seen: list[NDArray[np.uint8]] = []
 
     def straight_runs(angle: float) -> tuple[NDArray[np.uint8], NDArray[np.uint8], NDArray]:
         """Runs of lines at gradient angle ``angle``, in a frame where they are horizontal."""
@@ -492,6 +527,11 @@ def _ruling_in(
         rot[0, 2] += nw / 2.0 - centre[0]
         rot[1, 2] += nh / 2.0 - centre[1]
         rotated = cv2.warpAffine(m8, rot, (nw, nh), flags=cv2.INTER_NEAREST)
+        dense = None
+        if texture is not None:
+            if tile:
+                dense = cv2.threshold(rotated, 1, 1, cv2.THRESH_BINARY)[1]
+            rotated = cv2.threshold(rotated, 0, 1, cv2.THRESH_BINARY)[1]
         # Thicken across the lines so that a line tilted a little still holds
         # a long straight run.
         thick = cv2.dilate(rotated, np.ones((5, 1), np.uint8))
@@ -499,17 +539,19 @@ def _ruling_in(
             # Gaps up to ``bridge`` long along the lines do not break a run.
             thick = cv2.morphologyEx(thick, cv2.MORPH_CLOSE, np.ones((1, bridge), np.uint8))
         runs = cv2.morphologyEx(thick, cv2.MORPH_OPEN, np.ones((1, run), np.uint8))
+        seen[:] = [runs if dense is None else cv2.subtract(runs, dense)]
         return runs, rotated, rot
 
     found: list[float] = []
     families = []
-    for angle in _dominant_angles(darkness, mask, settings.ruling_max_skew):
+    # The direction of the lines is measured without the dense ink either.
+    for angle in _dominant_angles(darkness, clear, settings.ruling_max_skew):
         if known and any(
             abs((angle - k + 90.0) % 180.0 - 90.0) <= settings.ruling_known_angle for k in known
         ):
             continue
         runs, rotated, rot = straight_runs(angle)
-        step = _is_ruling(runs, settings=settings, long_side=scale, pitch=pitch)
+        step = _is_ruling(seen[0], settings=settings, long_side=scale, pitch=pitch)
         if not step:
             continue
         found.append(angle)
@@ -536,7 +578,10 @@ def _ruling_in(
         thick = np.zeros((h, w), dtype=bool)
         for runs, rot in frames:
             rotated = cv2.warpAffine(ink, rot, runs.shape[::-1], flags=cv2.INTER_NEAREST)
-            wide = _thick_across(rotated, runs, settings=settings, min_length=thick_length)
+            dense = None if texture is None else cv2.threshold(rotated, 1, 1, cv2.THRESH_BINARY)[1]
+            wide = _thick_across(
+                rotated, runs, settings=settings, min_length=thick_length, texture=dense
+            )
             # One warp back for both parts: 1 marks the thin runs, 2 the thick
             # ones (nearest neighbour copies one source pixel per pixel).
             code = runs + (runs & wide)
@@ -560,7 +605,7 @@ def _ruling_in(
         for i, frames in enumerate(families):
             other = np.logical_or.reduce([b for j, b in enumerate(lines) if j != i])
             others.append(other)
-            drawn |= thin_and_thick(frames, (mask & ~other).astype(np.uint8))[1]
+            drawn |= thin_and_thick(frames, m8 * ~other)[1]
         r = settings.ruling_restore
         near = cv2.dilate(drawn.astype(np.uint8), _disk_kernel(2 * r + 1)).astype(bool)
         thins = [t | (b & o & ~near) for t, b, o in zip(thins, lines, others, strict=True)]
@@ -770,9 +815,13 @@ def find_ink(image: NDArray[np.uint8], *, settings: ReaderSettings) -> Ink:
     # Look for ruling on a more sensitive threshold: faint printed lines are
     # only partly above the ink threshold, and whole lines are easier to see.
     # (Texture and scribbles, dense in the ordinary mask, stay out.)
-    dense = mask & ~sparse_ink(mask, max_density=settings.ruling_max_density)
+    density = ink_density(mask)
+    dense = mask & (density >= settings.ruling_max_density)
     faint = ((darkness > settings.ruling_darkness) | mask) & ~dense
-    ruling = find_ruling(darkness, faint, settings=settings, keep_in=mask)
+    # Ink nearly that dense is searched too (Seyes paper's close lines beside
+    # a map's borders) but does not measure the ruling.
+    texture = mask & (density >= settings.ruling_texture_density)
+    ruling = find_ruling(darkness, faint, settings=settings, keep_in=mask, texture=texture)
     if not ruling.any() and settings.ink_faint_ratio > 0 and mask.any():
         # On plain paper, when the drawing itself is faint (light pencil, low
         # resolution, glare), its strokes' edges and lightest stretches are

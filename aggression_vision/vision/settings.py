@@ -220,6 +220,12 @@ class ReaderSettings:
     ruling_max_density : float
         Ink denser than this (fraction of a window a few strokes wide) is
         texture, not ruling, and is left out of the ruling search.
+    ruling_texture_density : float
+        Ink denser than this (but not ``ruling_max_density``) can be ruling
+        (Seyes paper's close lines beside a map's borders), but it does not
+        set the lines' direction, is no evidence of a ruling in a tile and
+        does not count in the thickness of the ruling's lines (junctions,
+        numbers, borders along a line).
     ruling_tiles : int
         Ruling is also looked for in n x n overlapping tiles (each half the
         page's size for n = 3), where perspective fans its lines out less.
@@ -535,7 +541,8 @@ class ReaderSettings:
     grid_two_level_extent: float = 0.1
     grid_two_level_ratio: float = 1.4
     ruling_darkness: float = 0.05
-    ruling_max_density: float = 0.5
+    ruling_max_density: float = 0.6
+    ruling_texture_density: float = 0.5
     ruling_tiles: int = 3
     ruling_fine_tiles: int = 5
     ruling_known_angle: float = 4.0

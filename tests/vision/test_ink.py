@@ -5,7 +5,7 @@ from dataclasses import replace
 import cv2
 import numpy as np
 
-from aggression_vision.vision.ink import _mod_180, find_ink
+from aggression_vision.vision.ink import _mod_180, _ruling_in, _thick_across, find_ink
 from aggression_vision.vision.settings import ReaderSettings
 
 
@@ -92,6 +92,49 @@ def test_fine_tiles_take_a_ruling_no_tile_around_saw() -> None:
     free = lines.copy()
     free[380:720, 480:920] = False
     assert int((ink.mask & free).sum()) < 0.03 * int(free.sum())  # before: 3.6%
+
+
+def _seyes_under_a_map() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Dense ruling (lines every 12 px, verticals every 48) under a map's borders 70 px apart.
+
+    Returns the image, the ruling's mask and the borders' mask.
+    """
+    h, w = 1050, 1400
+    lines = np.zeros((h, w), np.uint8)
+    for y in range(6, h, 12):
+        cv2.line(lines, (0, y), (w - 1, y), 1, 2)
+    for x in range(20, w, 48):
+        cv2.line(lines, (x, 0), (x, h - 1), 1, 2)
+    borders = np.zeros((h, w), np.uint8)
+    rng = np.random.default_rng(3)
+    for y in range(300, 760, 70):
+        pts = np.array([[x, y + rng.integers(-12, 13)] for x in range(400, 1001, 40)], np.int32)
+        cv2.polylines(borders, [pts], False, 1, 5)
+    for x in range(400, 1001, 70):
+        pts = np.array([[x + rng.integers(-12, 13), y] for y in range(300, 731, 40)], np.int32)
+        cv2.polylines(borders, [pts], False, 1, 5)
+    img = np.full((h, w, 3), 232, np.uint8)
+    img[lines > 0] = (200, 165, 175)
+    img[borders > 0] = (50, 45, 45)
+    img = cv2.GaussianBlur(img, (0, 0), 1.0)
+    return img, lines > 0, borders > 0
+
+
+def test_dense_ruling_between_a_maps_borders_is_still_looked_at() -> None:
+    # Dense ruling plus the borders fill half of a window a few strokes wide:
+    # at ruling_max_density 0.5 most of the ruling near the borders was left
+    # out of the ruling search as texture, and stayed ink.
+    img, lines, borders = _seyes_under_a_map()
+    grow = cv2.dilate(borders.astype(np.uint8), np.ones((31, 31), np.uint8)).astype(bool)
+    off = ~cv2.dilate(borders.astype(np.uint8), np.ones((9, 9), np.uint8)).astype(bool)
+    near = lines & grow & off
+    left = {}
+    for density in (0.5, ReaderSettings().ruling_max_density):
+        ink = find_ink(img, settings=replace(ReaderSettings(), ruling_max_density=density))
+        assert ink.mask[borders].mean() > 0.99
+        left[density] = float(ink.mask[near].mean())
+    assert left[0.5] > 0.8
+    assert left[ReaderSettings().ruling_max_density] < 0.6
 
 
 def _squared_with_pencil_along_a_line() -> np.ndarray:
@@ -355,3 +398,57 @@ def test_grey_pencil_along_a_pale_grid_line_is_kept_where_it_continues_a_stroke(
         assert away.sum() < 0.002 * away.size
     assert kept[ReaderSettings().ruling_colour_weak] > 0.9
     assert kept[0.0] < 0.5
+
+
+def test_dense_ink_on_the_lines_does_not_set_the_rulings_thickness() -> None:
+    # Lines 3 px thick, a stroke 5 px thick drawn along one of them, and dense
+    # blobs (junctions, numbers) on the lines: counted in the ruling's
+    # thickness they make the stroke look as thin as the ruling.
+    runs = np.zeros((200, 600), np.uint8)
+    for y in range(10, 190, 12):
+        runs[y : y + 3] = 1
+    stroke = np.zeros_like(runs, dtype=bool)
+    stroke[69:74, 200:300] = True  # the line at rows 70-72, one pixel more each side
+    blobs = np.zeros_like(stroke)
+    for y in range(10, 190, 12):
+        for x in (60, 450):
+            blobs[y - 4 : y + 8, x : x + 40] = True
+    runs[stroke | blobs] = 1
+    rotated = runs.copy()
+    settings = ReaderSettings()
+    kept = _thick_across(
+        rotated, runs, settings=settings, min_length=20, texture=blobs.astype(np.uint8)
+    )
+    assert kept[stroke].mean() > 0.75  # (an even opening kernel drops one edge row)
+    counted = _thick_across(rotated, runs, settings=settings, min_length=20)
+    assert counted[stroke].mean() < 0.1
+
+
+def _dashed_ruling_tile() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """A tile of lines every 12 px, as dashes 100 px long whose 30 px gaps are dense ink.
+
+    Returns the darkness, the ink and the dense part of it.
+    """
+    h, w = 525, 700
+    mask = np.zeros((h, w), bool)
+    gaps = np.zeros((h, w), bool)
+    for y in range(20, h - 10, 12):
+        mask[y : y + 2] = True
+        # Staggered, so that the dashes' ends line up in no other direction.
+        for x in range(y * 37 % 130, w, 130):
+            gaps[y : y + 2, x : x + 30] = True
+    darkness = np.where(mask, np.float32(0.3), np.float32(0.0)).astype(np.float32)
+    return darkness, mask, gaps
+
+
+def test_dense_ink_is_no_evidence_of_a_ruling_in_a_tile() -> None:
+    # Through the dense ink the dashes make lines long enough for a ruling;
+    # in a tile (scale given) that ink does not count, on the page it does.
+    darkness, mask, gaps = _dashed_ruling_tile()
+    settings = ReaderSettings()
+    _, found = _ruling_in(darkness, mask, settings=settings, scale=1400)
+    assert found
+    _, found = _ruling_in(darkness, mask, settings=settings, scale=1400, texture=gaps)
+    assert not found
+    _, found = _ruling_in(darkness, mask, settings=settings, texture=gaps)
+    assert found
