@@ -463,6 +463,55 @@ def _crossing_free(chains: list[Polyline], alive: list[bool], before: list[Polyl
     return True
 
 
+def _lobes(poly: Polygon, width: float) -> list[Polygon]:
+    """The lobes of a polygon that narrows to a neck thinner than ``width``, or [].
+
+    Shrinking a polygon by ``r`` splits it exactly where it is narrower than
+    ``2 r`` between two wider parts (lobes joined at a point or through a
+    neck); corners and spikes only vanish. A few radii up to ``width / 2``,
+    so that a lobe itself narrower than ``width`` is seen too.
+    """
+    for r in (width / 2, width / 4, width / 6):
+        core = poly.buffer(-r)
+        lobes = [g for g in getattr(core, "geoms", [core]) if g.area > 0]
+        if len(lobes) >= 2:
+            return sorted(lobes, key=lambda g: -g.area)
+    return []
+
+
+def _necked(polys: list[Polygon], width: float) -> bool:
+    """Whether some polygon narrows to a neck thinner than ``width``."""
+    return any(_lobes(p, width) for p in polys)
+
+
+def _split_necks(faces: list[Polygon], label: list[int], width: float) -> list[int]:
+    """Cut every country that narrows to a neck thinner than ``width`` into its lobes.
+
+    Region growing can join two faces through a short edge or a point. Each
+    face goes to the lobe (see :func:`_lobes`) it overlaps most, or else lies
+    nearest to; the largest lobe keeps the label, the others become new
+    countries. Deterministic: no random draws, so maps without a neck are
+    unchanged.
+    """
+    label = list(label)
+    nxt = max(label) + 1
+    for c, poly in sorted(_union_groups(faces, label).items()):
+        lobes = _lobes(poly, width)
+        if not lobes:
+            continue
+        for f in [i for i, x in enumerate(label) if x == c]:
+            ov = [faces[f].intersection(g).area for g in lobes]
+            k = (
+                int(np.argmax(ov))
+                if max(ov) > 0
+                else int(np.argmin([faces[f].distance(g) for g in lobes]))
+            )
+            if k > 0:
+                label[f] = nxt + k - 1
+        nxt += len(lobes) - 1
+    return label
+
+
 def _bend(
     chain: Polyline, rng: np.random.Generator, amount: float, closed: bool = False
 ) -> Polyline:
@@ -638,6 +687,16 @@ def _generate_map(
     label = _merge_small(
         faces, nbrs, label, r_min, set(fixed.values()), n_min=params.n_countries[0]
     )
+    # A country of two lobes joined through a neck is drawn as two: make it two
+    # (then too small a lobe joins a neighbour, which may leave a neck again).
+    neck = params.neck_line_widths * lw
+    for _ in range(3):
+        split = _split_necks(faces, label, neck)
+        if split == label:
+            break
+        label = _merge_small(
+            faces, nbrs, split, r_min, set(fixed.values()), n_min=params.n_countries[0]
+        )
     groups = _union_groups(faces, label)
     if any(p.geom_type != "Polygon" for p in groups.values()):
         raise MapGenerationError("a country fell apart")
@@ -739,6 +798,11 @@ def _finish_map(
     ref = _faces([LineString(c) for c in chains])
     if len(ref) != len(countries):
         raise MapGenerationError("contraction broke the partition")
+    # A contraction can pinch a country (and _split_necks may have given up):
+    # such a country is drawn as two, so try another map.
+    neck = params.neck_line_widths * lw
+    if _necked(ref, neck):
+        raise MapGenerationError("a country narrows to a neck")
     if thin_idx is not None:
         # Faces were re-derived from the chains: find the strip again.
         thin_idx = int(np.argmax([p.intersection(countries[thin_idx]).area for p in ref]))
@@ -756,7 +820,8 @@ def _finish_map(
         bent = [np.asarray(LineString(c).simplify(0.03).coords) for c in bent]
         final = _faces([LineString(c) for c in bent])
         want = len(ref) + len(rings)
-        if len(final) == want and all(f.is_valid for f in final):
+        # A bend can also pinch a country: bend less.
+        if len(final) == want and all(f.is_valid for f in final) and not _necked(final, neck):
             break
     else:  # pragma: no cover - scale 0 reproduces the reference faces
         raise MapGenerationError("bending broke the partition")

@@ -55,6 +55,10 @@ class SynthParams:
     #: Ground truth: countries are adjacent when their common border is longer
     #: than this many border line widths (point contacts are not adjacent).
     adjacency_line_widths: float = 3.0
+    #: No country may narrow to a neck thinner than this many border line widths
+    #: (two lobes joined at a point or through a neck): drawn with a pen, the
+    #: outline's strokes touch there and the country looks like two.
+    neck_line_widths: float = 3.0
 
     # -- drawing of the borders ------------------------------------------------------
     #: Probability that a border is drawn twice (slightly apart) and the offset

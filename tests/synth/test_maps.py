@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 import shapely
 
-from aggression_vision.synth.maps import generate_map, make_land
+from aggression_vision.synth.maps import _split_necks, generate_map, make_land
 from aggression_vision.synth.params import SynthParams
 
 SEEDS = range(6)
@@ -119,3 +119,36 @@ def test_grid_maps(seed: int) -> None:
             m.countries[i].boundary.intersection(m.countries[j].boundary).length
             > 2 * m.threshold_mm
         )
+
+
+def _lobe_count(poly: shapely.Polygon, radius: float) -> int:
+    core = poly.buffer(-radius)
+    return len([g for g in getattr(core, "geoms", [core]) if g.area > 0])
+
+
+@pytest.mark.parametrize("seed", [0, 3, 7])
+def test_no_country_narrows_to_a_neck(seed: int) -> None:
+    # With a 0.8 mm pen these seeds grew countries of two lobes joined through
+    # a neck under 3 line widths (drawn, the strokes touch: two countries).
+    lw = 0.8
+    m = generate_map(np.random.default_rng(seed), SynthParams(), extent_mm=150.0, line_width_mm=lw)
+    for p in m.countries:
+        assert _lobe_count(p, 1.5 * lw * 0.999) <= 1
+        assert _lobe_count(p, 0.5 * lw) <= 1
+
+
+def test_a_country_pinched_to_a_neck_is_cut_into_its_lobes() -> None:
+    # Two 10 mm squares joined by a 1 mm wide bridge, all one country (0), and
+    # a neighbour (1) below joined along a whole side.
+    faces = [
+        shapely.box(0, 0, 10, 10),
+        shapely.box(10, 4.5, 14, 5.5),
+        shapely.box(14, 0, 24, 10),
+        shapely.box(0, 10, 24, 20),
+    ]
+    label = _split_necks(faces, [0, 0, 0, 1], width=1.5)
+    assert label[3] == 1
+    assert label[0] != label[2]  # the lobes are two countries
+    assert label[1] in (label[0], label[2])
+    # a bridge wider than the neck width keeps one country
+    assert _split_necks(faces, [0, 0, 0, 1], width=0.9) == [0, 0, 0, 1]
