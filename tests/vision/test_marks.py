@@ -757,3 +757,45 @@ def test_a_piece_of_a_straight_border_continued_at_both_ends_is_not_writing() ->
     clusters, _ = extract_clusters(seg)
     assert len(clusters) == 1 and clusters[0].bbox[3] >= y + h - 1
     assert read_marks(seg)[1].underlined
+
+
+def test_the_networks_underlines_turn_an_upside_down_page_whose_text_reads_both_ways() -> None:
+    """Numbers that read the same both ways up (0, 8, 69...) leave the vote to the
+    underlines; one drawn touching its number is in the number's crop, not a separate
+    bar, and only the network's own underline output sees it (dev 621, felt pen)."""
+    from aggression_vision.vision import digits
+    from aggression_vision.vision.marks import writing_orientation
+
+    steps, classes = digits.INPUT_W // 4, 1 + len(digits.ALPHABET)
+    lp = np.full((steps, classes), np.log(1e-4), np.float32)
+    lp[:, 0] = 0.0
+    lp[10, :] = np.log(0.1 / (classes - 1))
+    lp[10, 1 + digits.ALPHABET.index("8")] = np.log(0.9)
+    lp -= np.logaddexp.reduce(lp, axis=1, keepdims=True)
+
+    class Symmetric:
+        """Reads a sure 8 at any angle; underlined when the lowest ink row is a bar."""
+
+        def run(self, x: np.ndarray) -> digits.NetOutput:
+            under = []
+            for im in x:
+                rows = np.flatnonzero(im.max(axis=1) > 0.3)
+                cols = np.flatnonzero(im.max(axis=0) > 0.3)
+                low = np.count_nonzero(im[rows[-1]] > 0.3)
+                under.append(float(low >= 0.8 * (cols[-1] - cols[0] + 1)))
+            n = len(x)
+            return digits.NetOutput(
+                np.stack([lp] * n), np.array(under, np.float32), np.zeros(n, np.float32)
+            )
+
+    # A ring (an 8 or 0) with its underline above it: the page is upside down.
+    crop = np.zeros((44, 32), np.float32)
+    cv2.rectangle(crop, (8, 14), (23, 40), 1.0, 3)
+    crop[3:6, 2:30] = 1.0
+    voters = [crop.copy() for _ in range(5)]
+    net = Symmetric()
+    turn = writing_orientation(voters, net, rectified=True)  # type: ignore[arg-type]
+    assert turn == 180.0
+    # Without the network's underlines the text ties and the prior keeps the page as is.
+    off = MarksSettings(underline_vote=0.0)
+    assert writing_orientation(voters, net, rectified=True, settings=off) == 0.0  # type: ignore[arg-type]
