@@ -515,11 +515,15 @@ def _ruling_in(
         clear = cv2.subtract(m8, dense8).view(bool)
         m8 = cv2.add(cv2.add(m8, dense8), dense8)
     run = max(15, int(round(settings.grid_run * long_side)))
-    # The straight runs that count as evidence of the last family looked at.
-    seen: list[NDArray[np.uint8]] = []
 
-    def straight_runs(angle: float) -> tuple[NDArray[np.uint8], NDArray[np.uint8], NDArray]:
-        """Runs of lines at gradient angle ``angle``, in a frame where they are horizontal."""
+    def straight_runs(
+        angle: float,
+    ) -> tuple[NDArray[np.uint8], NDArray[np.uint8], NDArray, NDArray[np.uint8]]:
+        """Runs of lines at gradient angle ``angle``, in a frame where they are horizontal.
+
+        Also the runs that count as evidence of a ruling (in a tile, without the
+        dense ink).
+        """
         centre = (w / 2.0, h / 2.0)
         rot = cv2.getRotationMatrix2D(centre, angle - 90.0, 1.0)
         cos, sin = abs(rot[0, 0]), abs(rot[0, 1])
@@ -539,8 +543,7 @@ def _ruling_in(
             # Gaps up to ``bridge`` long along the lines do not break a run.
             thick = cv2.morphologyEx(thick, cv2.MORPH_CLOSE, np.ones((1, bridge), np.uint8))
         runs = cv2.morphologyEx(thick, cv2.MORPH_OPEN, np.ones((1, run), np.uint8))
-        seen[:] = [runs if dense is None else cv2.subtract(runs, dense)]
-        return runs, rotated, rot
+        return runs, rotated, rot, runs if dense is None else cv2.subtract(runs, dense)
 
     found: list[float] = []
     families = []
@@ -550,8 +553,8 @@ def _ruling_in(
             abs((angle - k + 90.0) % 180.0 - 90.0) <= settings.ruling_known_angle for k in known
         ):
             continue
-        runs, rotated, rot = straight_runs(angle)
-        step = _is_ruling(seen[0], settings=settings, long_side=scale, pitch=pitch)
+        runs, rotated, rot, evidence = straight_runs(angle)
+        step = _is_ruling(evidence, settings=settings, long_side=scale, pitch=pitch)
         if not step:
             continue
         found.append(angle)
@@ -562,7 +565,7 @@ def _ruling_in(
         frames = []
         for delta in settings.grid_fan:
             if delta != 0:
-                runs, rotated, rot = straight_runs(angle + delta)
+                runs, rotated, rot, _ = straight_runs(angle + delta)
             frames.append((runs & rotated, rot))
         families.append(frames)
     if not families:
