@@ -1108,14 +1108,11 @@ def _border_piece(
     x, y, w, h, _ = stat
     if max(w, h) < 3 * min(w, h) and max(w, h) < 3:
         return False
-    hh, ww = borders.shape
-    r = touch
-    x0, y0, x1, y1 = max(0, x - r), max(0, y - r), min(ww, x + w + r), min(hh, y + h + r)
-    if not borders[y0:y1, x0:x1].any():
-        return False  # (no border within reach: most writing)
-    ys, xs = np.nonzero(cc[y : y + h, x : x + w] == c)
-    if ys.size < 5:
+    found = _pixels_by_border(cc, c, stat, borders, touch)
+    if found is None:
         return False
+    ys, xs, (x0, y0, x1, y1) = found
+    r = touch
     pts = np.stack([xs, ys], axis=1).astype(np.float64)
     # (+1/12: the variance of a pixel's width, so that a one-pixel line has a width.)
     ev, evec = np.linalg.eigh(_cov((pts - pts.mean(axis=0)).T))
@@ -1132,6 +1129,28 @@ def _border_piece(
     near = cv2.dilate(borders[y0:y1, x0:x1].astype(np.uint8), kernel) > 0
     along = near[ys + y - y0, xs + x - x0].mean()
     return bool(along >= cfg.border_piece_contact)
+
+
+def _pixels_by_border(
+    cc: NDArray[np.int32],
+    c: int,
+    stat: NDArray[np.int32],
+    borders: NDArray[np.bool_],
+    touch: int,
+) -> tuple[NDArray[np.intp], NDArray[np.intp], tuple[int, int, int, int]] | None:
+    """Component ``c``'s pixels (rows, columns in its box) and its box grown by ``touch``
+    pixels (x0, y0, x1, y1), when border ink lies in that grown box and it has at least 5
+    pixels; else None (:func:`_border_piece`, :func:`_continued_bar`)."""
+    x, y, w, h, _ = stat
+    hh, ww = borders.shape
+    r = touch
+    x0, y0, x1, y1 = max(0, x - r), max(0, y - r), min(ww, x + w + r), min(hh, y + h + r)
+    if not borders[y0:y1, x0:x1].any():
+        return None  # (no border within reach: most writing)
+    ys, xs = np.nonzero(cc[y : y + h, x : x + w] == c)
+    if ys.size < 5:
+        return None
+    return ys, xs, (int(x0), int(y0), int(x1), int(y1))
 
 
 def _continued_bar(
@@ -1154,14 +1173,11 @@ def _continued_bar(
     # most digits are too thick for this already, without looking at their pixels.)
     if area > cfg.border_continue_thickness * lw * float(np.hypot(w, h)):
         return False
-    hh, ww = borders.shape
-    r = touch
-    if not borders[max(0, y - r) : min(hh, y + h + r), max(0, x - r) : min(ww, x + w + r)].any():
-        return False  # (no border within reach: most writing)
-    ys, xs = np.nonzero(cc[y : y + h, x : x + w] == c)
-    n = ys.size
-    if n < 5:
+    found = _pixels_by_border(cc, c, stat, borders, touch)
+    if found is None:
         return False
+    ys, xs, _ = found
+    n = ys.size
     # Principal axes of the pixels in closed form (np.linalg.eigh costs more than the
     # rest of the test on a map with many strokes by its borders).
     dx, dy = xs - xs.mean(), ys - ys.mean()
