@@ -253,16 +253,16 @@ class MarksSettings:
         See ``bar_vote``.
     underline_vote : float
         The network's own underline output votes as well (an underline that touches its
-        number is in the number's crop and never a separate bar: felt pen): in the
-        coarse choice of orientation a trial rotation gains this many nats times the
-        share of voters it reads as underlined (probability over 0.5), out of at least
-        ``orientation_clusters`` (a page of few voters gets less say); upside down the
-        line is above the number and does not count. On the HEAD segmentations of tune
-        + s3/dev + r3/dev (104 photos) and the 24 real sudoku photos, 0.5 turns two
-        pages right (s3 621 and 622, read 180 and 90 degrees off) and none wrong. (As a
-        share of the voters of each round, any value from 0.4 to 0.65 turned the same
-        pages right, 0.7 three wrong; but then a lone voter's grid corner turned a
-        one-cell page, tests' test_a_grid_corner_along_the_outline_is_left_out_of_the_digit.)
+        number is in the number's crop and never a separate bar: felt pen): in the coarse
+        choice of orientation a trial rotation gains this many nats times the share of
+        voters it reads as underlined (probability over ``mark_threshold``), out of at least
+        ``orientation_clusters`` (a page of few voters gets less say); upside down the line
+        is above the number and does not count. On the HEAD segmentations of tune + s3/dev +
+        r3/dev (104 photos) and the 24 real sudoku photos, 0.5 turns two pages right (s3 621
+        and 622, read 180 and 90 degrees off) and none wrong. (As a share of the voters of
+        each round, any value from 0.4 to 0.65 turned the same pages right, 0.7 three wrong;
+        but then a lone voter's grid corner turned a one-cell page, tests'
+        test_a_grid_corner_along_the_outline_is_left_out_of_the_digit.)
     faint_reach : float
         Writing too light for the region stage's ink mask is looked for this many
         writing heights either side of each cluster ...
@@ -1957,6 +1957,7 @@ def writing_orientation(
         upright,
         cfg.underline_vote,
         cfg.orientation_clusters,
+        cfg.mark_threshold,
     )
     penalty = cfg.orientation_letter_penalty
     # Any angle is possible on a page that was not rectified, quarter turns on one that
@@ -2006,6 +2007,7 @@ class _AngleScorer:
         upright: dict[int, tuple[NDArray[np.float32], float, float]] | None = None,
         underline_vote: float = 0.0,
         panel: int = 1,
+        underline_threshold: float = 0.5,
     ) -> None:
         self.voters = voters
         self.net = net
@@ -2016,6 +2018,7 @@ class _AngleScorer:
         self.floor = floor
         self.underline_vote = underline_vote
         self.panel = panel
+        self.underline_threshold = underline_threshold
         # (best number, best letter) log-likelihood per (angle, voter)
         self.cache: dict[tuple[float, int], tuple[float, float]] = {}
         # whether the network reads the voter as underlined, per (angle, voter)
@@ -2046,7 +2049,8 @@ class _AngleScorer:
             num = ll[:, : digits.MAX_ARMIES].max(axis=1)
             let = ll[:, digits.MAX_ARMIES :].max(axis=1)
             self.cache.update(zip(todo, zip(num.tolist(), let.tolist(), strict=True), strict=True))
-            self.underlined.update(zip(todo, (out.underlined > 0.5).tolist(), strict=True))
+            under = out.underlined > self.underline_threshold
+            self.underlined.update(zip(todo, under.tolist(), strict=True))
         both = np.array([self.cache[k] for k in keys]).reshape(len(angles), nv, 2)
         best: NDArray[np.float64] = np.maximum(both[..., 0], both[..., 1] - letter_penalty)
         return np.maximum(best, self.floor)
