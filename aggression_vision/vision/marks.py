@@ -347,10 +347,17 @@ class MarksSettings:
         probability is also read by the second network (``models/marks_second.onnx``:
         the same layers, fine-tuned on clusters cut from synthetic photos, whose text
         reading loses real sudoku digits but whose underline and cross-out outputs are
-        surer), and its cross-out probability is the mean of the two networks'. (Same
-        segmentations of tuning photos 500-523 and dev photos 600-639: conquered
-        precision 73.0 -> 81.8% and 70.6 -> 78.6%, recall 70.8 -> 69.2% and 71.8 ->
-        71.0%.) 1 or more: off.
+        surer), and its cross-out probability is the two networks' weighted by
+        ``second_crossed_weight``. (Same segmentations of tuning photos 500-523 and dev
+        photos 600-639, with the mean: conquered precision 73.0 -> 81.8% and 70.6 ->
+        78.6%, recall 70.8 -> 69.2% and 71.8 -> 71.0%.) 1 or more: off.
+    second_crossed_weight : float
+        The second network's share of the cross-out probability of a number it reads
+        again (see ``second_crossed``; the first's is the rest). 1: the second
+        network's word replaces the first's (cached segmentations of the 150 dev
+        photos, seeds 100-139, 300-329, 500-539, 600-639, against the mean, 0.5:
+        conquered right 3098 -> 3114 of 3332, more on every set; invented cross-outs
+        95 -> 77, missed 89 -> 93; precision 75.6 -> 79.0%, recall 72.3 -> 71.4%).
     second_underline : tuple of float
         A number reading (a whole cluster) whose underline probability lies strictly
         between these two takes the second network's underline probability (dev
@@ -450,6 +457,7 @@ class MarksSettings:
     grid_margin: float = 0.3
     grid_keep: float = 0.5
     second_crossed: float = 0.5
+    second_crossed_weight: float = 1.0
     second_underline: tuple[float, float] = (0.1, 0.9)
     map_margin: float = 20.0
 
@@ -2278,7 +2286,8 @@ def second_opinion(
     result = list(readings)
     for j, i in enumerate(pick):
         r = readings[i]
-        crossed = (r.crossed + float(out.crossed[j])) / 2 if ask_x[i] else r.crossed
+        w = cfg.second_crossed_weight
+        crossed = (1 - w) * r.crossed + w * float(out.crossed[j]) if ask_x[i] else r.crossed
         underlined = float(out.underlined[j]) if ask_u[i] else r.underlined
         result[i] = replace(r, crossed=crossed, underlined=underlined)
     return result

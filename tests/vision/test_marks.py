@@ -659,12 +659,15 @@ def test_doubtful_marks_take_the_second_networks_word() -> None:
     net = Second()
     got = second_opinion([crossed, unsure, sure, letter], [crop] * 4, MarksSettings(), net)  # type: ignore[arg-type]
     assert net.seen == 2
-    # The cross-out is the mean of the two networks' (0.7, 0.1): no longer crossed out.
-    assert got[0].crossed == pytest.approx(0.4) and got[0].underlined == 0.02
+    # The cross-out is the second network's (0.1, the first said 0.7): not crossed out.
+    assert got[0].crossed == pytest.approx(0.1) and got[0].underlined == 0.02
     # The doubtful underline is the second network's; its sure cross-out stays.
     assert got[1].underlined == pytest.approx(0.02) and got[1].crossed == 0.1
     assert got[2] is sure and got[3] is letter
     assert [r.text for r in got] == ["12", "7", "7", "A"]
+    # With second_crossed_weight 0.5, the mean of the two networks' (0.7, 0.1).
+    half = MarksSettings(second_crossed_weight=0.5)
+    assert second_opinion([crossed], [crop], half, Second())[0].crossed == pytest.approx(0.4)  # type: ignore[arg-type]
     # Off: nothing asked, nothing run.
     net = Second()
     off = MarksSettings(second_crossed=1.0, second_underline=(0.5, 0.5))
