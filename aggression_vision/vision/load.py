@@ -5,6 +5,7 @@ from __future__ import annotations
 import warnings
 from pathlib import Path
 
+import cv2
 import numpy as np
 from numpy.typing import NDArray
 from PIL import Image, ImageOps, UnidentifiedImageError
@@ -95,10 +96,12 @@ def load_image(
                 img.draft("RGB", target)
         try:
             img.load()
-            img = ImageOps.exif_transpose(img)
-            rgb = img.convert("RGB")
+            # In place, and no conversion of an RGB photo: each would copy it.
+            ImageOps.exif_transpose(img, in_place=True)
+            rgb = img if img.mode == "RGB" else img.convert("RGB")
         except (OSError, SyntaxError, ValueError) as exc:
             raise ImageLoadError(f"{path}: damaged or truncated image ({exc})") from None
+        array = np.asarray(rgb, dtype=np.uint8)
     photo_size = (height, width) if orientation in (5, 6, 7, 8) else (width, height)
-    array = np.asarray(rgb, dtype=np.uint8)[:, :, ::-1]
-    return np.ascontiguousarray(array), photo_size
+    # OpenCV swaps the channels much faster than a copy of numpy's reversed view.
+    return cv2.cvtColor(array, cv2.COLOR_RGB2BGR), photo_size
