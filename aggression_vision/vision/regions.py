@@ -471,19 +471,43 @@ def curled_branches(
     return out | found
 
 
-def _pockets(
-    free: NDArray[np.bool_],
-) -> tuple[int, NDArray[np.int32], NDArray[np.int32], NDArray[np.float32], NDArray]:
-    """Connected paper areas: stats, inscribed radii, centroids."""
+_Pockets = tuple[int, NDArray[np.int32], NDArray[np.int32], NDArray[np.float32], NDArray]
+# The last paper areas measured and the free mask they came from: the final
+# labelling often measures again the borders that _drop_small_bridged has
+# just measured and left as they were.
+_last_pockets: tuple[NDArray[np.bool_], _Pockets] | None = None
+
+
+def _pockets(free: NDArray[np.bool_]) -> _Pockets:
+    """Connected paper areas: stats, inscribed radii, centroids.
+
+    The previous call's result is handed back again for the same ``free``:
+    its arrays are shared, and read-only.
+    """
+    global _last_pockets
+    last = _last_pockets
+    if last is not None and last[0].shape == free.shape and np.array_equal(last[0], free):
+        return last[1]
+    found = _measure_pockets(free)
+    for array in found[1:]:
+        array.flags.writeable = False
+    _last_pockets = (free.copy(), found)
+    return found
+
+
+def _measure_pockets(free: NDArray[np.bool_]) -> _Pockets:
+    """:func:`_pockets` without the reuse."""
     # 8-connectivity: paper areas joined only through the diagonal step of a
     # one-pixel-thin line are one area (such lines are faint ruling more
     # often than closed borders, which gap closing has thickened).
-    count, labels, stats, centroids = cv2.connectedComponentsWithStats(
-        free.astype(np.uint8), connectivity=8
-    )
-    dist = cv2.distanceTransform(free.astype(np.uint8), cv2.DIST_L2, 5)
+    free8 = free.view(np.uint8)
+    count, labels, stats, centroids = cv2.connectedComponentsWithStats(free8, connectivity=8)
+    dist = cv2.distanceTransform(free8, cv2.DIST_L2, 5)
+    # An area's largest distance lies at a pixel no nearer to the ink than its
+    # 8 neighbours (of the same area, or ink at distance 0): only those count.
+    peaks = np.flatnonzero(dist >= cv2.dilate(dist, np.ones((3, 3), np.uint8)))
     inradius = np.zeros(count, dtype=np.float32)
-    np.maximum.at(inradius, labels.ravel(), dist.ravel())
+    np.maximum.at(inradius, labels.ravel()[peaks], dist.ravel()[peaks])
     return count, labels, stats, inradius, centroids
 
 
@@ -623,7 +647,7 @@ def split_writing(
             (_, _), (rw, rh), _ = cv2.minAreaRect(pts[:, ::-1].astype(np.float32))
             if min(rw, rh) <= settings.fragment_max_width * line_width:
                 small[k] = False
-    writing = small[labels]
+    writing = small.take(labels)  # (take: the same gather, faster than indexing)
     return ink & ~writing, writing
 
 
@@ -875,14 +899,18 @@ def _countries(
     lookup = np.zeros(count, dtype=np.int32)
     for new, i in enumerate(order, start=1):
         lookup[ids[i]] = new
-    labels = lookup[pockets]
+    labels = lookup.take(pockets)  # (take: the same gather, faster than indexing)
     # Countries grow across border ink and thin slivers (between the strokes
     # of a double border), never into the sea or into wide paper areas that
     # are not countries (they would make their neighbours meet).
     wide = (inradius >= settings.barrier_inradius * lw) & ~is_country
     wide[0] = False
-    barrier = (sea | wide)[pockets] & free
-    sea_mask = sea[pockets] & free
+    # Both masks from one gather: bit 0 the sea, bit 1 the barrier. Label 0
+    # (the border ink, the only pixels off ``free``) is in neither.
+    code = sea.astype(np.uint8) | ((sea | wide).astype(np.uint8) << 1)
+    code = code.take(pockets)
+    barrier = code >= 2
+    sea_mask = (code & 1).view(bool)
     return _Found(
         count, pockets, stats, labels, barrier, sea_mask, ids, order, centroids, area, inradius
     )
@@ -949,7 +977,7 @@ def swallowed_countries(
         return none
     # bincount rather than unique: no sort of a million labels.
     big &= np.bincount(pockets[found], minlength=count) == 0
-    return big[pockets]
+    return big.take(pockets)
 
 
 def cut_pockets(
@@ -1138,7 +1166,7 @@ def _drop_small_bridged(
     drop = np.zeros(n, dtype=bool)
     drop[np.unique(grown[bad[pockets] & (grown > 0)])] = True
     drop[0] = False
-    return bridged & ~(drop[pieces] & added)
+    return bridged & ~(drop.take(pieces) & added)
 
 
 def _touching(pieces: NDArray[np.bool_], what: NDArray[np.bool_]) -> NDArray[np.bool_]:
@@ -1237,7 +1265,7 @@ def stub_bridges(
                 beside=beside,
                 max_share=max_share,
             )
-    far = clear[labels] if clear.any() else None
+    far = clear.take(labels) if clear.any() else None
     # One window per group of overlapping ones: each pixel is thinned once.
     m = int(np.ceil(margin))
     boxes = np.zeros((h, w), dtype=np.uint8)
@@ -1351,7 +1379,7 @@ def segment(
     count, lab, stats, _ = cv2.connectedComponentsWithStats(mask.astype(np.uint8), None, 8)
     tiny = stats[:, cv2.CC_STAT_AREA] < settings.ink_min_blob * lw * lw
     tiny[0] = False
-    mask &= ~tiny[lab]
+    mask &= ~tiny.take(lab)
     if not mask.any():
         raise MapNotFoundError("no drawing found on the page")
     t2 = time.perf_counter()
