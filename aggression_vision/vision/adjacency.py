@@ -48,14 +48,16 @@ def grow_labels(
     )
     # ``nearest`` numbers the zero pixels of ``free`` (the labelled pixels) in
     # scan order, starting at 1.
-    seeds = labels[free == 0]
+    held = labels != 0
+    seeds = labels[held]
     lookup = np.zeros(len(seeds) + 1, dtype=np.int32)
     lookup[1:] = seeds
-    grown = lookup[nearest]
-    grown[dist > reach] = 0
+    grown = lookup.take(nearest)  # (take: the same gather, faster than indexing)
+    off = dist > reach
     if barrier is not None:
-        grown[barrier] = 0
-    grown[free == 0] = labels[free == 0]
+        off |= barrier
+    grown[off] = 0
+    np.copyto(grown, labels, where=held)
     return (grown, dist) if return_distance else grown
 
 
