@@ -200,6 +200,19 @@ class MarksSettings:
         cluster that ends inside the search window (printed ruling runs through it).
     underline_min_width : float
         See ``underline_max_width``.
+    underline_border_pieces : bool
+        The search below each cluster for an underline too light for the ink mask (see
+        ``underline_max_width``) also takes pieces of the region stage's borders that
+        lie whole in its window with only the cluster's country around them: an
+        underline taken for a border (a stroke no border goes on from).
+    underline_cluster_height, underline_cluster_width : float
+        A cluster of writing apart from the number counts as its underline (its own
+        underline output decides, see :func:`combine`) at most this fraction of the
+        writing height tall and this many times as wide as the number (instead of
+        ``stack_height`` and ``underline_max_width``), whatever it reads as: a double
+        underline reads as "2", a slanted or long one is taller and wider than a dash.
+        (Base segmentations of the 150 dev photos, tune s3 r3 dev2: owner +4, none lost;
+        0.45 and 2.0 as before.)
     bar_elongation : float
         A component is a straight bar (a candidate underline) when its length is at
         least this many times its width (ratio of the principal axes).
@@ -424,6 +437,9 @@ class MarksSettings:
     underline_gap: float = 0.8
     underline_max_width: float = 2.0
     underline_min_width: float = 0.4
+    underline_border_pieces: bool = True
+    underline_cluster_height: float = 0.75
+    underline_cluster_width: float = 2.5
     bar_elongation: float = 3.0
     border_piece_elongation: float = 4.0
     border_piece_flat: float = 30.0
@@ -1371,7 +1387,7 @@ class _Cutter:
                 lambda: cv2.dilate(self.seg.borders[win].astype(np.uint8), self.near_border) > 0
             )
             found = self._faint(light, win, box, near_border)
-            under = self._faint_underline(light, win, box, own, near_border)
+            under = self._faint_underline(light, win, box, own, near_border, region)
             if under is not None:
                 added = True
                 mask |= under[0]
@@ -1446,18 +1462,27 @@ class _Cutter:
         box: tuple[int, int, int, int],
         own: NDArray[np.bool_],
         near_border: Callable[[], NDArray[np.bool_]],
+        region: int = 0,
     ) -> tuple[NDArray[np.bool_], tuple[int, int, int, int]] | None:
         """An underline too light or thin for the ink mask below a cluster.
 
         A flat piece of light ink (see ``faint_level``) in the same country under the
         cluster, as :func:`_below` places an underline, that ends inside the search
-        window on both sides (printed ruling runs through it). Returns its grown mask
+        window on both sides (printed ruling runs through it); or such a piece the region
+        stage took for a border (see ``underline_border_pieces``). Returns its grown mask
         and box (window coordinates), or None.
         """
         cfg, th = self.cfg, self.text_h
         x0, y0, x1, y1 = box
         cw = x1 - x0
         low = light & ((self.cc[win] == 0) | own)
+        if cfg.underline_border_pieces:
+            pieces = self._border_pieces(win, (y0 + y1) // 2, region)
+            if pieces is not None:
+                low |= pieces
+                rest = self.seg.borders[win] & ~pieces
+                near = cv2.dilate(rest.astype(np.uint8), self.near_border) > 0
+                near_border = functools.cache(lambda: near)
         low[: (y0 + y1) // 2] = False
         if np.count_nonzero(low[y1:]) < self.min_area:
             return None
@@ -1485,6 +1510,36 @@ class _Cutter:
         lx, ly, lw_, lh, _ = lst[best]
         got = cv2.dilate((lcc == best).astype(np.uint8), self.grow) > 0
         return got, (int(lx), int(ly), int(lx + lw_), int(ly + lh))
+
+    def _border_pieces(
+        self, win: tuple[slice, slice], mid: int, region: int
+    ) -> NDArray[np.bool_] | None:
+        """Pieces of the region stage's borders that lie whole inside the window's part
+        below ``mid`` (window rows) with only this cluster's country around them: a
+        stroke no border goes on from (an underline taken for a border, see
+        ``underline_border_pieces``). None when there are none."""
+        borders = self.seg.borders[win]
+        below = borders[mid:]
+        if not below.any():
+            return None
+        n, lab, st, _ = _components(below.view(np.uint8))
+        hh, ww = below.shape
+        labels = self.seg.labels[win][mid:]
+        ring = np.ones((5, 5), np.uint8)
+        found = np.zeros_like(borders)
+        th = self.text_h
+        for i in range(1, n):
+            x, y, w, h, _ = st[i]
+            if x <= 0 or y <= 0 or x + w >= ww or y + h >= hh:
+                continue  # runs on out of the window: a border
+            if h > max(self.cfg.stack_height * th, w / 3) or w < 2 * h:
+                continue  # not flat (as :meth:`_faint_underline` tests again)
+            piece = lab == i
+            around = labels[(cv2.dilate(piece.view(np.uint8), ring) > 0) & ~piece]
+            around = around[around > 0]
+            if around.size and (around == region).all():
+                found[mid:][piece] = True
+        return found if found.any() else None
 
     def _faint(
         self,
@@ -2544,14 +2599,16 @@ def combine(
     c = crossed > (cfg.soft_cross_threshold if soft else cfg.mark_threshold)
     # An underline or cross-out drawn apart from the number forms its own cluster that
     # reads as nothing; it counts where it lies as one: a flat stroke just below the
-    # number (an underline), a stroke over the number's box (a cross-out). Elsewhere in
-    # the country such a stroke is a piece of border or ruling, whatever the network
-    # makes of it on its own.
+    # number (an underline, whatever it reads as: a double one reads as "2"), a stroke
+    # over the number's box (a cross-out). Elsewhere in the country such a stroke is a
+    # piece of border or ruling, whatever the network makes of it on its own.
     for r in readings:
-        if r is num or r.text:
+        if r is num:
             continue
         if _below(r.cluster, num.cluster, cfg):
             underlined = max(underlined, r.underlined)
+        if r.text:
+            continue
         if _over(r.cluster, num.cluster):
             crossed = max(crossed, r.crossed)
             c = c or r.crossed > cfg.mark_threshold
@@ -2564,15 +2621,16 @@ def combine(
 
 
 def _below(mark: Cluster, num: Cluster, cfg: MarksSettings) -> bool:
-    """Whether ``mark`` lies as an underline of ``num`` (boxes in the writing's frame)."""
+    """Whether ``mark`` lies as an underline of ``num`` (boxes in the writing's frame; see
+    ``MarksSettings.underline_gap`` and ``underline_cluster_height``)."""
     mx0, my0, mx1, my1 = mark.bbox
     nx0, ny0, nx1, ny1 = num.bbox
     text_h = (ny1 - ny0) / max(num.height, 1e-6)
     overlap = min(mx1, nx1) - max(mx0, nx0)
     return (
-        mark.height <= cfg.stack_height
+        mark.height <= cfg.underline_cluster_height
         and overlap >= 0.5 * min(mx1 - mx0, nx1 - nx0)
-        and mx1 - mx0 <= cfg.underline_max_width * (nx1 - nx0)
+        and mx1 - mx0 <= cfg.underline_cluster_width * (nx1 - nx0)
         and my0 >= (ny0 + ny1) / 2
         and my0 - ny1 <= cfg.underline_gap * text_h
     )

@@ -240,6 +240,23 @@ def test_detached_strokes_count_only_where_they_lie() -> None:
     assert combine([num, slash]).crossed
 
 
+def test_a_detached_underline_counts_whatever_it_reads_as() -> None:
+    from aggression_vision.vision.marks import Cluster, ClusterReading, combine
+
+    def reading(text: str, box: tuple[int, int, int, int], u: float) -> ClusterReading:
+        height = (box[3] - box[1]) / 40  # writing 40 px high
+        return ClusterReading(Cluster(1, box, (1,), height), text, 0.9, u, 0.0)
+
+    num = reading("8", (100, 100, 130, 140), 0.0)
+    double = reading("2", (96, 144, 134, 166), 0.7)  # a double underline read as "2"
+    slanted = reading("", (80, 142, 150, 168), 0.8)  # taller and wider than a dash
+    letter = reading("A", (100, 150, 130, 190), 0.7)  # a letter below: writing height
+    m = combine([num, double])
+    assert m.armies == 8 and m.underlined
+    assert combine([num, slanted]).underlined
+    assert not combine([num, letter]).underlined
+
+
 def test_a_blurred_number_needs_a_surer_cross_out() -> None:
     import cv2
 
