@@ -355,11 +355,6 @@ class MarksSettings:
         cluster (each side at least ``grid_margin`` writing heights) is taken out of
         the crop before the network reads it (a printed line through the digits reads as
         a strike). ``grid_span`` 1 or more: off.
-    grid_tilt : float
-        The steepest printed line :func:`_printed_lines` follows (rise per pixel along
-        it; 0: rows and columns only). 0.03 on cached segmentations (with
-        ``grid_find`` 1): armies -7, conquered +1 of 3332, sudoku blanks -1, about
-        10 ms more per photo (sheared copies of each window): off.
     grid_find : float
         A printed line is found among ink up to this much of the writing's darkness
         (at least ``grid_keep``; only its pixels lighter than ``grid_keep`` are taken),
@@ -482,7 +477,6 @@ class MarksSettings:
     grid_span: float = 0.9
     grid_margin: float = 0.3
     grid_keep: float = 0.5
-    grid_tilt: float = 0.0
     grid_find: float = 1.0
     second_crossed: float = 0.5
     second_crossed_weight: float = 1.0
@@ -1614,11 +1608,10 @@ def _printed_lines(
 
     A row (column) band of ink between ``grid_low`` and ``grid_find`` of the writing's
     darkness that covers ``grid_span`` of the window on both sides of the cluster's box
-    (each side at least ``grid_margin`` writing heights wide), straight or tilted by up
-    to ``grid_tilt``, is a printed line: a hand-drawn cross-out or underline stops near
-    the digits. Only its pixels lighter than ``grid_keep`` of the writing are returned
-    (the pen's strokes crossing it stay). ``borders``: the window's border pixels,
-    never part of a line.
+    (each side at least ``grid_margin`` writing heights wide) is a printed line: a
+    hand-drawn cross-out or underline stops near the digits. Only its pixels lighter
+    than ``grid_keep`` of the writing are returned (the pen's strokes crossing it stay).
+    ``borders``: the window's border pixels, never part of a line.
     """
     h, w = dark.shape
     x0, y0, x1, y1 = box
@@ -1634,80 +1627,32 @@ def _printed_lines(
         if a0 < margin or n - a1 < margin:
             continue
         if light is None:
-            # Only light pixels make a line: printed ruling is lighter than the pen (a
-            # sudoku's grid, the countries' borders, is not, and its digits touch it).
+            # Ink up to ``grid_find`` of the writing's darkness can make a line (pencil
+            # ruling is about as dark as the writing), the borders never do (a sudoku's
+            # grid is the countries' borders, and its digits touch it).
             light = cv2.inRange(np.ascontiguousarray(dark), lo, below)
             if borders is not None:
                 light[borders] = 0  # (a sudoku's grid lines are the countries' borders)
-        # A printed line a little tilted: sheared back by a few slopes, two pixels
-        # apart over the window (the rows' three-pixel band takes the rest).
-        steps = int(cfg.grid_tilt * n / 2)
-        if steps and not _any_line(light, axis, (a0, a1), steps + 2, cfg.grid_span):
-            continue  # (no band as wide as the steepest line's rise: no line at all)
-        for k in range(-steps, steps + 1):
-            _tilted_line(light, drop, axis, (a0, a1), 2 * k / n, cfg.grid_span)
+        # (A line one pixel off a row is still the same line: three rows at once.)
+        near = np.ones((3, 1) if axis == 0 else (1, 3), np.uint8)
+        on = np.ones(h if axis == 0 else w, bool)
+        for lo_, hi_ in ((0, a0), (a1, n)):
+            side = light[:, lo_:hi_] if axis == 0 else light[lo_:hi_]
+            band = cv2.dilate(side, near)
+            on &= np.count_nonzero(band, axis=1 - axis) >= cfg.grid_span * (hi_ - lo_)
+            if not on.any():
+                break  # (the side with no line ends the search)
+        if not on.any():
+            continue
+        on[1:] |= on[:-1].copy()
+        on[:-1] |= on[1:].copy()
+        if axis == 0:
+            drop[on] = True
+        else:
+            drop[:, on] = True
     if drop.any():
         drop &= dark < hi
     return drop
-
-
-def _any_line(
-    light: NDArray[np.uint8], axis: int, span: tuple[int, int], reach: int, need: float
-) -> bool:
-    """Whether a band of rows (``axis`` 0; columns for 1) ``reach`` pixels either side
-    of one covers ``need`` of ``light`` on both sides of ``span``: necessary for a line
-    rising up to ``reach`` - 1 pixels from the window's middle to its ends."""
-    a0, a1 = span
-    n = light.shape[1 - axis]
-    near = np.ones((2 * reach + 1, 1) if axis == 0 else (1, 2 * reach + 1), np.uint8)
-    on = None
-    for lo, hi in ((0, a0), (a1, n)):
-        side = light[:, lo:hi] if axis == 0 else light[lo:hi]
-        got = np.count_nonzero(cv2.dilate(side, near), axis=1 - axis) >= need * (hi - lo)
-        on = got if on is None else on & got
-        if not on.any():
-            return False
-    return True
-
-
-def _tilted_line(
-    light: NDArray[np.uint8],
-    drop: NDArray[np.bool_],
-    axis: int,
-    span: tuple[int, int],
-    slope: float,
-    need: float,
-) -> None:
-    """Add to ``drop`` the rows (``axis`` 0; columns for 1) of ``light``, sheared by
-    ``slope`` (rise per pixel along the line, about the window's middle), whose band of
-    three covers ``need`` of the window on both sides of ``span`` (the cluster's
-    extent along the line)."""
-    h, w = light.shape
-    a0, a1 = span
-    if axis == 0:
-        m = np.float32([[1, 0, 0], [-slope, 1, slope * w / 2]])
-    else:
-        m = np.float32([[1, -slope, slope * h / 2], [0, 1, 0]])
-    img = light if slope == 0 else cv2.warpAffine(light, m, (w, h), flags=cv2.INTER_NEAREST)
-    near = np.ones((3, 1) if axis == 0 else (1, 3), np.uint8)
-    on = None
-    for lo_, hi_ in ((0, a0), (a1, w if axis == 0 else h)):
-        side = img[:, lo_:hi_] if axis == 0 else img[lo_:hi_]
-        band = cv2.dilate(side, near)
-        got = np.count_nonzero(band, axis=1 - axis) >= need * (hi_ - lo_)
-        on = got if on is None else on & got
-        if not on.any():
-            return  # (the side with no line ends the search)
-    on[1:] |= on[:-1].copy()
-    on[:-1] |= on[1:].copy()
-    line = np.zeros((h, w), np.uint8)
-    if axis == 0:
-        line[on] = 1
-    else:
-        line[:, on] = 1
-    if slope != 0:
-        line = cv2.warpAffine(line, m, (w, h), flags=cv2.INTER_NEAREST | cv2.WARP_INVERSE_MAP)
-    drop |= line > 0
 
 
 def _paper_minus_gray(gray: NDArray[Any], k: int) -> NDArray[np.float32]:

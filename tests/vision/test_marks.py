@@ -742,31 +742,6 @@ def test_printed_lines_through_a_number_are_taken_out_of_its_crop() -> None:
     assert not _printed_lines(dark, box, 200.0, text_h, cfg, borders)[49:51].any()
 
 
-def test_printed_lines_follow_a_slightly_tilted_line() -> None:
-    """A printed line 4 pixels higher at the window's right than at its left (too few
-    pixels of any row on either side) is still found and taken out, with ``grid_tilt``
-    and not without it (off by default)."""
-    from dataclasses import replace
-
-    from aggression_vision.vision.marks import _printed_lines
-
-    cfg = replace(MarksSettings(), grid_tilt=0.03)
-    h, w = 100, 160
-    box = (50, 30, 110, 70)
-    dark = np.zeros((h, w), np.float32)
-    dark[30:70, 70:76] = 200.0  # a digit's stroke
-    xs = np.arange(w)
-    ys = np.round(52 - 4 * xs / w).astype(int)  # the tilted ruling
-    dark[ys, xs] = 60.0
-    dark[ys + 1, xs] = 60.0
-    dark[30:70, 70:76] = 200.0
-    drop = _printed_lines(dark, box, 200.0, 40.0, cfg)
-    off = (xs < 70) | (xs >= 76)
-    assert drop[ys[off], xs[off]].all() and drop[ys[off] + 1, xs[off]].all()
-    assert not drop[30:70, 70:76].any()
-    assert not _printed_lines(dark, box, 200.0, 40.0, replace(cfg, grid_tilt=0.0)).any()
-
-
 def _heading_bar(seg: Segmentation, y: int, x0: int, x1: int, bar: tuple[int, int]) -> None:
     """A straight border line from x0 to x1 at rows y..y+3, its stretch ``bar`` left in
     the writing (as the region stage does where a page's heading touches a grid line)."""
