@@ -472,31 +472,10 @@ def curled_branches(
 
 
 _Pockets = tuple[int, NDArray[np.int32], NDArray[np.int32], NDArray[np.float32], NDArray]
-# The last paper areas measured and the free mask they came from: the final
-# labelling often measures again the borders that _drop_small_bridged has
-# just measured and left as they were.
-_last_pockets: tuple[NDArray[np.bool_], _Pockets] | None = None
 
 
 def _pockets(free: NDArray[np.bool_]) -> _Pockets:
-    """Connected paper areas: stats, inscribed radii, centroids.
-
-    The previous call's result is handed back again for the same ``free``:
-    its arrays are shared, and read-only.
-    """
-    global _last_pockets
-    last = _last_pockets
-    if last is not None and last[0].shape == free.shape and np.array_equal(last[0], free):
-        return last[1]
-    found = _measure_pockets(free)
-    for array in found[1:]:
-        array.flags.writeable = False
-    _last_pockets = (free.copy(), found)
-    return found
-
-
-def _measure_pockets(free: NDArray[np.bool_]) -> _Pockets:
-    """:func:`_pockets` without the reuse."""
+    """Connected paper areas: stats, inscribed radii, centroids."""
     # 8-connectivity: paper areas joined only through the diagonal step of a
     # one-pixel-thin line are one area (such lines are faint ruling more
     # often than closed borders, which gap closing has thickened).
@@ -869,17 +848,20 @@ def _countries(
     line_width: float,
     settings: ReaderSettings,
     min_inradius: float | None = None,
+    measured: _Pockets | None = None,
 ) -> _Found:
     """Label the countries enclosed by ``borders``, numbered in reading order.
 
     A country is a paper area (8-connected) that does not touch the edge of
     the working image (that is the sea) and that is big enough to hold a
     number: an inscribed disc and an area scaled to the line width.
+    ``measured``: the paper areas of ``~borders`` when already measured
+    (:func:`_drop_small_bridged`).
     """
     h, w = borders.shape
     lw = line_width
     free = ~borders
-    count, pockets, stats, inradius, cents = _pockets(free)
+    count, pockets, stats, inradius, cents = measured or _pockets(free)
     area = stats[:, cv2.CC_STAT_AREA].astype(np.float64)
     sea = _touches_border(stats, (h, w), margin=1)
     is_country = (
@@ -1141,17 +1123,19 @@ def _drop_small_bridged(
     *,
     line_width: float,
     settings: ReaderSettings,
-) -> NDArray[np.bool_]:
+) -> tuple[NDArray[np.bool_], _Pockets | None]:
     """``bridged`` without the bridges that close off only a small area.
 
     A country closed by a bridge must be clearly bigger than the smallest
     country: a small one is most often a printed grid square closed by a
-    bridge to what is left of a ruling line.
+    bridge to what is left of a ruling line. Also returns the paper areas of
+    the result's complement when they were measured here (for :func:`_countries`).
     """
     added = bridged & ~borders
     if not added.any():
-        return bridged
-    count, pockets, stats, inradius, _ = _pockets(~bridged)
+        return bridged, None
+    measured = _pockets(~bridged)
+    count, pockets, stats, inradius, _ = measured
     small = inradius < settings.bridge_country_inradius * line_width
     small[0] = False
     touched = np.zeros(count, dtype=bool)
@@ -1159,14 +1143,14 @@ def _drop_small_bridged(
     touched[np.unique(pockets[near])] = True
     bad = small & touched
     if not bad.any():
-        return bridged
+        return bridged, measured
     # The bridges (connected pieces of added ink) that border a bad pocket.
     n, pieces = cv2.connectedComponents(added.astype(np.uint8), connectivity=8)
     grown = cv2.dilate(pieces.astype(np.float32), np.ones((3, 3), np.uint8)).astype(np.int32)
     drop = np.zeros(n, dtype=bool)
     drop[np.unique(grown[bad[pockets] & (grown > 0)])] = True
     drop[0] = False
-    return bridged & ~(drop.take(pieces) & added)
+    return bridged & ~(drop.take(pieces) & added), None
 
 
 def _touching(pieces: NDArray[np.bool_], what: NDArray[np.bool_]) -> NDArray[np.bool_]:
@@ -1524,7 +1508,9 @@ def segment(
             max_share=settings.stub_long_share,
         )
         if bridges.any():
-            tied = _drop_small_bridged(borders, borders | bridges, line_width=lw, settings=settings)
+            tied, measured = _drop_small_bridged(
+                borders, borders | bridges, line_width=lw, settings=settings
+            )
             added = tied & ~borders
             if added.any():
                 rescued = _countries(
@@ -1532,6 +1518,7 @@ def segment(
                     line_width=lw,
                     settings=settings,
                     min_inradius=settings.stub_country_inradius,
+                    measured=measured,
                 )
                 was = stub.copy()
                 stub &= _protrusions(tied, rescued, line_width=lw, settings=settings)
@@ -1543,12 +1530,13 @@ def segment(
     if stub.any():
         borders &= ~stub
         writing |= stub & mask
+    measured = None
     if settings.bridge_reach > 0:
         # Loose ends left once the writing is off the borders: a border that
         # stops short (faint pencil, a stretch erased with the ruling).
         bridged = bridge(borders, settings.bridge_reach)
-        borders = _drop_small_bridged(borders, bridged, line_width=lw, settings=settings)
-    found = _countries(borders, line_width=lw, settings=settings)
+        borders, measured = _drop_small_bridged(borders, bridged, line_width=lw, settings=settings)
+    found = _countries(borders, line_width=lw, settings=settings, measured=measured)
     labels, sea_mask, stats = found.labels, found.barrier, found.stats
     order, ids, centroids, area = found.order, found.ids, found.centroids, found.area
     t3 = time.perf_counter()
