@@ -121,6 +121,22 @@ class MarksSettings:
         often passes for a letter (7/L, 3/E, 4/h). (Real sudoku photo
         02_17_iphone_14_1 was read upside down without it: 4 of 45 digits right.) Not
         applied on a page that looks labelled (see ``labelled_page_fraction``).
+    orientation_bar_elongation : float
+        A voter whose ink is this many times longer than wide (the square root of the
+        ratio of its second moments) is a bar: a stub of border, a piece of ruling, a
+        detached underline, or a 1. Bars do not set the writing height the voters are
+        chosen by: where border stubs outnumber the writing, their height passed for the
+        writing's and shut the numbers out of the vote (dev2 305: 11 px stubs at a
+        quarter turn outvoted 40 px numbers).
+    orientation_border_reach, orientation_border_share : float
+        A cluster with at least ``orientation_border_share`` of its ink within
+        ``orientation_border_reach`` line widths of the region stage's borders lies along
+        them (a stub, a border's fragment, a digit squeezed into a corner): it does not
+        vote on the orientation when ``orientation_min_voters`` others of writing height
+        do (cached dev segmentations, 150 pages: r3 134, a 60-country map of small
+        digits, was read 117 degrees off, its border stubs reading as a 1).
+    orientation_min_voters : int
+        See ``orientation_border_share``.
     touch_reach : float
         Line widths within which a stroke touches a border (an underline's test, a
         border piece's contact); at least 2 pixels.
@@ -411,6 +427,10 @@ class MarksSettings:
     orientation_refine: tuple[float, ...] = (10.0,)
     orientation_prior: float = 0.1
     orientation_letter_penalty: float = 1.0
+    orientation_bar_elongation: float = 6.0  # length/width of a bar: not the writing height
+    orientation_border_reach: float = 1.0  # line widths from the borders: a voter's ink on them
+    orientation_border_share: float = 0.7  # share of a voter's ink on the borders: not a voter
+    orientation_min_voters: int = 8  # voters off the borders needed to leave those on them out
     touch_reach: float = 0.45
     label_reach: float = 1.3
     labelled_page_fraction: float = 0.25
@@ -623,7 +643,8 @@ def read_page(
         # Voters: whole clusters as the ink mask has them (light ink added beside a
         # cluster is less sure to be its writing).
         pairs = [(c, cl) for c, cl in zip(crops, clusters, strict=True) if cl.split_of is None]
-        whole = [c for c, cl in pairs if not cl.faint] or [c for c, _ in pairs]
+        voting = [(c, cl) for c, cl in pairs if not cl.faint] or pairs
+        whole = [c for c, _ in voting]
         bars = [cl.bar_up for cl in clusters if cl.bar_up is not None]
         vote_cfg = cfg
         if looks_labelled([(c, cl.region) for c, cl in pairs], cfg.labelled_page_fraction):
@@ -636,6 +657,7 @@ def read_page(
                 settings=vote_cfg,
                 bars=bars,
                 upright=upright,
+                on_borders=_on_borders(first, [cl for _, cl in voting], cfg),
             )
         else:
             turn = angle
@@ -2006,6 +2028,7 @@ def writing_orientation(
     settings: MarksSettings | None = None,
     bars: list[float] | None = None,
     upright: dict[int, tuple[NDArray[np.float32], float, float]] | None = None,
+    on_borders: list[float] | None = None,
 ) -> float:
     """The rotation (degrees, counter-clockwise) that makes the page's writing upright.
 
@@ -2014,6 +2037,8 @@ def writing_orientation(
     ``upright``: when given, filled with the network's output (log probabilities,
     underlined, crossed) for each voter read unturned, by ``id`` of its crop: the
     reading of an upright page need not run them again (:func:`read_clusters`).
+    ``on_borders``: the share of each crop's ink along the region stage's borders
+    (:func:`_on_borders`); crops that lie along them do not vote when enough others do.
 
     Everything written on one sheet shares its orientation, but the sheet may lie any
     way round in the photo (and a rectified sheet may be turned by a multiple of 90
@@ -2023,10 +2048,19 @@ def writing_orientation(
     cfg = settings or MarksSettings()
     if not crops:
         return 0.0
-    # Voters: clusters of typical height (a shadow blob or a long stroke is no text).
+    # Voters: clusters of typical height (a shadow blob or a long stroke is no text),
+    # the writing's height as the clusters that are not bars have it. Stubs and
+    # fragments of border read as a 1 at whichever angle stands them upright: those
+    # along the borders are left out when enough others remain.
     heights = np.array([_ink_height(c) for c in crops], float)
-    typical = float(np.median(heights)) if heights.size else 0.0
-    ok = [i for i, h in enumerate(heights) if 0.5 * typical <= h <= 2.0 * typical]
+    kept = list(range(len(crops)))
+    if on_borders is not None:
+        off = [i for i in kept if on_borders[i] < cfg.orientation_border_share]
+        if len(off) >= cfg.orientation_min_voters:
+            kept = off
+    shaped = [i for i in kept if _elongation(crops[i]) < cfg.orientation_bar_elongation]
+    typical = float(np.median(heights[shaped or kept]))
+    ok = [i for i in kept if 0.5 * typical <= heights[i] <= 2.0 * typical]
     ok.sort(key=lambda i: -heights[i])
     voters = [crops[i] for i in ok[: cfg.orientation_clusters]] or crops[: cfg.orientation_clusters]
     prior = cfg.orientation_prior
@@ -2074,6 +2108,46 @@ def writing_orientation(
 def _ink_height(ink: NDArray[np.float32]) -> float:
     rows = np.nonzero(ink.max(axis=1) > 0.3)[0]
     return float(rows[-1] - rows[0] + 1) if rows.size else 0.0
+
+
+def _on_borders(ex: _Extraction, clusters: list[Cluster], cfg: MarksSettings) -> list[float]:
+    """The share of each cluster's ink within ``orientation_border_reach`` line widths
+    of the region stage's borders (its components' pixels, in the extraction's frame)."""
+    if ex._page is None:
+        return [0.0] * len(clusters)
+    seg, cc = ex._page[0], ex._page[1]
+    r = max(1, round(cfg.orientation_border_reach * max(float(seg.line_width), 1.0)))
+    disk = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1))
+    hh, ww = cc.shape
+    out = []
+    for cl in clusters:
+        x0, y0, x1, y1 = cl.bbox
+        sub = cc[y0:y1, x0:x1]
+        own = sub == cl.components[0]
+        for c in cl.components[1:]:
+            own |= sub == c
+        n = int(np.count_nonzero(own))
+        if n == 0:
+            out.append(0.0)
+            continue
+        # The borders around the box, grown by the reach.
+        bx0, by0, bx1, by1 = max(0, x0 - r), max(0, y0 - r), min(ww, x1 + r), min(hh, y1 + r)
+        near = cv2.dilate(seg.borders[by0:by1, bx0:bx1].view(np.uint8), disk)
+        near = near[y0 - by0 : y1 - by0, x0 - bx0 : x1 - bx0] > 0
+        out.append(float(np.count_nonzero(near & own)) / n)
+    return out
+
+
+def _elongation(ink: NDArray[np.float32]) -> float:
+    """How many times longer than wide the ink is (square root of the ratio of the
+    second moments of its pixels darker than 0.3 along its main axes)."""
+    m = cv2.moments((ink > 0.3).view(np.uint8), binaryImage=True)
+    if m["m00"] < 2:
+        return 1.0
+    a, b, c = m["mu20"], m["mu11"], m["mu02"]
+    root = np.hypot(a - c, 2 * b)
+    small = (a + c - root) / 2
+    return float(np.sqrt((a + c + root) / 2 / max(small, 1e-3 * m["m00"])))
 
 
 class _AngleScorer:

@@ -823,3 +823,55 @@ def test_the_networks_underlines_turn_an_upside_down_page_whose_text_reads_both_
     # Without the network's underlines the text ties and the prior keeps the page as is.
     off = MarksSettings(underline_vote=0.0)
     assert writing_orientation(voters, net, rectified=True, settings=off) == 0.0  # type: ignore[arg-type]
+
+
+class _Neutral:
+    """A network that reads every crop alike, as nothing in particular."""
+
+    def run(self, x: np.ndarray) -> object:
+        from aggression_vision.vision import digits
+
+        n, steps, classes = len(x), digits.INPUT_W // 4, 1 + len(digits.ALPHABET)
+        lp = np.full((n, steps, classes), -np.log(classes), np.float32)
+        return digits.NetOutput(lp, np.zeros(n, np.float32), np.zeros(n, np.float32))
+
+
+def _voters_shown(crops: list[np.ndarray], **kw: object) -> set[int]:
+    """Which crops vote (all trial angles tie: every voter is read unturned)."""
+    from aggression_vision.vision.marks import writing_orientation
+
+    upright: dict[int, object] = {}
+    writing_orientation(crops, _Neutral(), rectified=True, upright=upright, **kw)  # type: ignore[arg-type]
+    return {i for i, c in enumerate(crops) if id(c) in upright}
+
+
+def test_border_stubs_do_not_set_the_writing_height_of_the_orientation_vote() -> None:
+    """Short straight stubs (border ends, ticks) outnumbering the numbers: the numbers'
+    height is the writing's, and they vote (dev2 305)."""
+    rings = []
+    for _ in range(4):
+        crop = np.zeros((48, 40), np.float32)
+        cv2.rectangle(crop, (8, 6), (30, 40), 1.0, 3)
+        rings.append(crop)
+    stubs = []
+    for _ in range(8):
+        crop = np.zeros((20, 44), np.float32)
+        crop[8:11, 4:40] = 1.0
+        stubs.append(crop)
+    shown = _voters_shown(rings + stubs)
+    assert set(range(4)) <= shown
+    assert not shown & set(range(4, 12))
+
+
+def test_clusters_along_the_borders_vote_only_when_few_others_do() -> None:
+    crops = []
+    for i in range(12):
+        crop = np.zeros((48, 40), np.float32)
+        cv2.rectangle(crop, (8, 6), (30, 40 - i), 1.0, 3)
+        crops.append(crop)
+    along = [0.9 if i < 4 else 0.1 for i in range(12)]
+    shown = _voters_shown(crops, on_borders=along)
+    assert shown == set(range(4, 12))
+    # Too few off the borders: all vote.
+    along = [0.9 if i < 6 else 0.1 for i in range(12)]
+    assert _voters_shown(crops, on_borders=along) == set(range(12))
