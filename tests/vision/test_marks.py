@@ -875,3 +875,22 @@ def test_clusters_along_the_borders_vote_only_when_few_others_do() -> None:
     # Too few off the borders: all vote.
     along = [0.9 if i < 6 else 0.1 for i in range(12)]
     assert _voters_shown(crops, on_borders=along) == set(range(12))
+
+
+def test_the_angle_scorer_reads_only_the_voters_asked_for() -> None:
+    """The refinements leave bars out (``orientation_refine_elongation``): the scorer
+    scores a subset of its voters as it scores them among all."""
+    from aggression_vision.vision.marks import _AngleScorer, _elongation
+
+    rng = np.random.default_rng(3)
+    crops = [
+        rng.random((30, 24)).astype(np.float32) * (rng.random((30, 24)) > 0.7) for _ in range(5)
+    ]
+    bar = np.zeros((40, 12), np.float32)
+    bar[2:38, 5:8] = 1.0
+    assert _elongation(bar) > 6.0 > _elongation(crops[0])
+    scorer = _AngleScorer([*crops, bar], _Neutral(), [], 0.0, 0.0)  # type: ignore[arg-type]
+    every = scorer.scores([0.0, 10.0])
+    some = scorer.scores([0.0, 10.0], only=[1, 3])
+    assert some.shape == (2, 2)
+    assert np.array_equal(some, every[:, [1, 3]])
