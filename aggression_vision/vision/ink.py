@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
+from typing import TypeVar
 
 import cv2
 import numpy as np
@@ -10,6 +13,8 @@ from numpy.typing import NDArray
 
 from aggression_vision.vision.page import paper_area
 from aggression_vision.vision.settings import ReaderSettings
+
+T = TypeVar("T")
 
 
 @dataclass
@@ -349,6 +354,19 @@ def _overlap(a: tuple[slice, slice], b: tuple[slice, slice]) -> bool:
     )
 
 
+def _in_threads(tasks: list[Callable[[], T]], threads: int) -> list[T]:
+    """The results of ``tasks`` (independent calls) in their order, run in ``threads`` threads.
+
+    OpenCV and numpy release the interpreter's lock over their loops, so the
+    searches of the ruling in the tiles of a page overlap on several cores;
+    their results are merged in order afterwards: the same as one by one.
+    """
+    if threads <= 1 or len(tasks) < 2:
+        return [task() for task in tasks]
+    with ThreadPoolExecutor(min(threads, len(tasks))) as pool:
+        return list(pool.map(lambda task: task(), tasks))
+
+
 def find_ruling(
     darkness: NDArray[np.float32],
     mask: NDArray[np.bool_],
@@ -384,16 +402,6 @@ def find_ruling(
     -------
     (H, W) bool: the pixels of ``mask`` that belong to a printed ruling.
     """
-    # The line steps of the families found (page and tiles).
-    pitches: list[float] = []
-    ruling, found = _ruling_in(
-        darkness, mask, settings=settings, keep_in=keep_in, steps=pitches, texture=texture
-    )
-    page_angles = list(found)
-    # Perspective fans a ruling out and a curled page bends it: look again in
-    # overlapping tiles, where its lines are closer to parallel and straight.
-    # Once a ruling is seen somewhere on the page, a tile needs less evidence
-    # (fewer and shorter lines: drawing and shadows hide parts of it).
     h, w = mask.shape
     n = settings.ruling_tiles
     relaxed = replace(
@@ -403,28 +411,55 @@ def find_ruling(
         grid_min_long_lines=max(2, settings.grid_min_long_lines // 2),
         grid_line_steps=settings.grid_line_steps / 2,
     )
+    # The line steps of the families found (page and tiles), in the order of
+    # the searches (each search fills its own list: they may run in threads).
+    pitches: list[float] = []
 
-    def in_tile(
-        sl: tuple[slice, slice], cfg: ReaderSettings, known: list[float] | None = None
-    ) -> tuple[NDArray[np.bool_], list[float]]:
-        return _ruling_in(
+    def search(
+        sl: tuple[slice, slice] | None,
+        cfg: ReaderSettings,
+        known: list[float] | None = None,
+        within: NDArray[np.bool_] = mask,
+        **kw,
+    ) -> tuple[NDArray[np.bool_], list[float], list[float]]:
+        """``_ruling_in`` of the page (``sl`` None) or of a tile, and its families' steps."""
+        page = sl is None
+        sl = sl or (slice(None), slice(None))
+        steps: list[float] = []
+        part, hit = _ruling_in(
             darkness[sl],
-            mask[sl],
+            within[sl],
             settings=cfg,
             keep_in=None if keep_in is None else keep_in[sl],
-            scale=max(h, w),
+            scale=None if page else max(h, w),
             known=known,
-            steps=pitches,
+            steps=steps,
             texture=None if texture is None else texture[sl],
+            **kw,
         )
+        return part, hit, steps
 
+    # Perspective fans a ruling out and a curled page bends it: look again in
+    # overlapping tiles, where its lines are closer to parallel and straight.
+    # Once a ruling is seen somewhere on the page, a tile needs less evidence
+    # (fewer and shorter lines: drawing and shadows hide parts of it).
+    # The page and the n x n tiles are independent searches.
+    tiles = _half_overlapping_tiles(h, w, n) if n > 1 else []
+    first = _in_threads(
+        [lambda: search(None, settings)] + [lambda sl=sl: search(sl, settings) for sl in tiles],
+        settings.ruling_threads,
+    )
+    ruling, found, steps = first[0]
+    found = list(found)
+    pitches += steps
+    page_angles = list(found)
     if n > 1:
         missed = []
         seen = []
-        for sl in _half_overlapping_tiles(h, w, n):
-            part, hit = in_tile(sl, settings)
+        for sl, (part, hit, steps) in zip(tiles, first[1:], strict=True):
             ruling[sl] |= part
             found += hit
+            pitches += steps
             seen.append((sl, hit))
             if not hit:
                 missed.append(sl)
@@ -432,6 +467,9 @@ def find_ruling(
         # lined paper) out too much even for these tiles: look in smaller
         # ones, for families not already seen around them (a second look at
         # a family already removed would take light pencil drawn along it).
+        # Then the tiles where the ruling was missed, with less evidence.
+        # (All these searches are independent of each other.)
+        searches = []
         m = settings.ruling_fine_tiles
         if found and m > n:
             for sl in _half_overlapping_tiles(h, w, m):
@@ -445,12 +483,14 @@ def find_ruling(
                 # much in all of them), the page's is all that is known: a
                 # fine tile needs only the evidence of a missed tile (lines
                 # of a few steps are all it holds).
-                part, _ = in_tile(sl, settings if around else relaxed, known)
-                ruling[sl] |= part
+                cfg = settings if around else relaxed
+                searches.append((sl, lambda sl=sl, cfg=cfg, known=known: search(sl, cfg, known)))
         if found:
-            for sl in missed:
-                part, _ = in_tile(sl, relaxed)
-                ruling[sl] |= part
+            searches += [(sl, lambda sl=sl: search(sl, relaxed)) for sl in missed]
+        results = _in_threads([task for _, task in searches], settings.ruling_threads)
+        for (sl, _), (part, _, steps) in zip(searches, results, strict=True):
+            ruling[sl] |= part
+            pitches += steps
         # A curled page bends its ruling: in a corner the lines turn away
         # from the family seen in the tiles around it, and the pass above
         # leaves that family alone there. What the passes so far left of the
@@ -468,6 +508,8 @@ def find_ruling(
             # happen to run parallel (hatching, a river's banks) are spaced
             # freely.
             pitch = float(np.median(pitches)) if settings.ruling_residual_pitch > 0 else None
+            cfg = relaxed if settings.ruling_residual_relaxed else settings
+            searches = []
             for sl in _half_overlapping_tiles(h, w, r):
                 # Only families turned away from those seen around: drawn
                 # strokes kept along a straight ruling line are left alone.
@@ -481,17 +523,16 @@ def find_ruling(
                     abs((a - b + 90.0) % 180.0 - 90.0) >= 45.0 for a in known for b in known
                 ):
                     continue
-                part, _ = _ruling_in(
-                    darkness[sl],
-                    rest[sl],
-                    settings=relaxed if settings.ruling_residual_relaxed else settings,
-                    keep_in=None if keep_in is None else keep_in[sl],
-                    scale=max(h, w),
-                    known=known,
-                    bridge=bridge,
-                    pitch=pitch,
-                    texture=None if texture is None else texture[sl],
+                searches.append(
+                    (
+                        sl,
+                        lambda sl=sl, known=known: search(
+                            sl, cfg, known, within=rest, bridge=bridge, pitch=pitch
+                        ),
+                    )
                 )
+            results = _in_threads([task for _, task in searches], settings.ruling_threads)
+            for (sl, _), (part, _, _) in zip(searches, results, strict=True):
                 ruling[sl] |= part
     return ruling
 

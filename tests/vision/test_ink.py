@@ -328,6 +328,16 @@ def test_a_ruling_bent_in_a_curled_corner_is_removed_there_too() -> None:
     assert on.mask[250:450, 195:206].any(axis=1).mean() > 0.9
 
 
+def test_the_ruling_search_in_threads_is_the_same_as_one_by_one() -> None:
+    # The curled page runs every pass: page, tiles, fine and missed tiles, bent ruling.
+    img = _curled_squared_page()
+    one = find_ink(img, settings=replace(ReaderSettings(), ruling_threads=1))
+    two = find_ink(img, settings=replace(ReaderSettings(), ruling_threads=2))
+    assert one.ruling.any()
+    assert np.array_equal(one.ruling, two.ruling)
+    assert np.array_equal(one.mask, two.mask)
+
+
 def _squared_page_with_parallel_borders() -> np.ndarray:
     """Straight squared paper (step 30) with six drawn parallel borders, turned, 14 px apart."""
     h, w = 1050, 1400
