@@ -127,6 +127,28 @@ def _disk_kernel(size: int) -> NDArray[np.uint8]:
     return cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size))
 
 
+def connected_components(
+    image: NDArray[np.uint8], *, stats: bool = True
+) -> tuple[int, NDArray[np.integer], NDArray[np.int32], NDArray[np.float64]]:
+    """``cv2.connectedComponentsWithStats`` (8-connected) of a 0/1 image.
+
+    With 16-bit labels OpenCV labels about twice as fast (the same labels,
+    statistics and centroids). They are used when they surely fit: each
+    provisional label is made at the first pixel of a row's run of ink at the
+    latest, so fewer runs than 65535 need no more. (Older OpenCV does not
+    check the overflow.) Without ``stats`` only the count and the labels
+    (the others None).
+    """
+    runs = cv2.countNonZero(image[:, :1]) if image.size else 0
+    if image.shape[1] > 1:
+        runs += cv2.countNonZero(cv2.compare(image[:, 1:], image[:, :-1], cv2.CMP_GT))
+    ltype = cv2.CV_16U if runs < 65535 else cv2.CV_32S
+    if not stats:
+        count, labels = cv2.connectedComponents(image, connectivity=8, ltype=ltype)
+        return count, labels, None, None
+    return cv2.connectedComponentsWithStats(image, connectivity=8, ltype=ltype)
+
+
 def components_holding(
     weak: NDArray[np.bool_], strong: NDArray[np.bool_], min_extent: float = np.inf
 ) -> NDArray[np.bool_]:
@@ -139,10 +161,10 @@ def components_holding(
     """
     if np.isinf(min_extent):
         # (No extent test: the components' statistics are not needed.)
-        count, labels = cv2.connectedComponents(weak.astype(np.uint8), None, 8)
+        count, labels, _, _ = connected_components(weak.astype(np.uint8), stats=False)
         keep = np.zeros(count, dtype=bool)
     else:
-        count, labels, stats, _ = cv2.connectedComponentsWithStats(weak.astype(np.uint8), None, 8)
+        count, labels, stats, _ = connected_components(weak.astype(np.uint8))
         keep = np.maximum(stats[:, cv2.CC_STAT_WIDTH], stats[:, cv2.CC_STAT_HEIGHT]) >= min_extent
     keep[labels[strong & weak]] = True  # repeated labels need no np.unique (a sort)
     keep[0] = False
@@ -279,7 +301,7 @@ def _is_ruling(
     step = float(np.median(steps))
     if pitch is not None and abs(step / pitch - 1.0) > settings.ruling_residual_pitch:
         return 0.0
-    count, _, stats, centroids = cv2.connectedComponentsWithStats(runs, None, 8)
+    count, _, stats, centroids = connected_components(runs)
     long_lines = stats[1:, cv2.CC_STAT_WIDTH] >= settings.grid_line_steps * step
     # The long lines themselves must be spaced by that step.
     rows = np.sort(centroids[1:][long_lines, 1])
@@ -733,7 +755,7 @@ def _line_stats(
     crest_dark = darkness.ravel()[crest]
     q25, q75 = np.percentile(crest_dark, [25, 75])
     spread = float(q75 - q25)
-    count, labels, stats, _ = cv2.connectedComponentsWithStats(lines.astype(np.uint8), None, 8)
+    count, labels, stats, _ = connected_components(lines.astype(np.uint8))
     long = np.maximum(stats[:, cv2.CC_STAT_WIDTH], stats[:, cv2.CC_STAT_HEIGHT]) >= min_extent
     long[0] = False
     if long.sum() < 4:
@@ -841,7 +863,7 @@ def _off_the_sheet(
     sheet = paper_area(image, settings=settings)
     if sheet is None:
         return mask
-    count, labels, stats, _ = cv2.connectedComponentsWithStats(mask.astype(np.uint8), None, 8)
+    count, labels, stats, _ = connected_components(mask.astype(np.uint8))
     area = stats[:, cv2.CC_STAT_AREA]
     inside = np.bincount(labels[sheet], minlength=count)
     keep = inside >= settings.paper_area_inside * area
@@ -917,7 +939,7 @@ def find_ink(image: NDArray[np.uint8], *, settings: ReaderSettings) -> Ink:
     if ruling.any():
         mask = mask & ~ruling
         # Specks left where ruling crossed: drop components smaller than a dot.
-        count, labels, stats, _ = cv2.connectedComponentsWithStats(mask.astype(np.uint8), 8)
+        count, labels, stats, _ = connected_components(mask.astype(np.uint8))
         small = stats[:, cv2.CC_STAT_AREA] < settings.ruling_speck
         small[0] = False
         mask &= ~small.take(labels)

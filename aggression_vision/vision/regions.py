@@ -15,7 +15,7 @@ from numpy.typing import NDArray
 
 from aggression_vision.errors import MapNotFoundError
 from aggression_vision.vision.adjacency import drop_corner_contacts, find_adjacency, grow_labels
-from aggression_vision.vision.ink import components_holding, find_ink
+from aggression_vision.vision.ink import components_holding, connected_components, find_ink
 from aggression_vision.vision.page import extract_page
 from aggression_vision.vision.settings import ReaderSettings
 from aggression_vision.vision.types import Region, Segmentation
@@ -351,7 +351,7 @@ def _curled_in(
     junctions = skeleton & (runs >= 3)
     near_junction = cv2.dilate(junctions.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
     branches = skeleton & ~near_junction
-    count, labels, stats, _ = cv2.connectedComponentsWithStats(branches.astype(np.uint8), None, 8)
+    count, labels, stats, _ = connected_components(branches.astype(np.uint8))
     if count <= 1:
         return np.zeros_like(borders)
     # Candidate branches: one loose end, attached to the network at one
@@ -455,7 +455,7 @@ def curled_branches(
             break
         out |= found
         # Later passes look only around what was just taken off.
-        n, _, stats, _ = cv2.connectedComponentsWithStats(found.astype(np.uint8), None, 8)
+        n, _, stats, _ = connected_components(found.astype(np.uint8))
         found = np.zeros_like(borders)
         m = int(np.ceil(max_extent))
         for x, y, cw, ch, _ in stats[1:]:
@@ -480,7 +480,8 @@ def _pockets(free: NDArray[np.bool_]) -> _Pockets:
     # one-pixel-thin line are one area (such lines are faint ruling more
     # often than closed borders, which gap closing has thickened).
     free8 = free.view(np.uint8)
-    count, labels, stats, centroids = cv2.connectedComponentsWithStats(free8, connectivity=8)
+    count, labels, stats, centroids = connected_components(free8)
+    labels = labels.astype(np.int32, copy=False)
     dist = cv2.distanceTransform(free8, cv2.DIST_L2, 5)
     # An area's largest distance lies at a pixel no nearer to the ink than its
     # 8 neighbours (of the same area, or ink at distance 0): only those count.
@@ -557,7 +558,7 @@ def split_writing(
     borders, writing : (H, W) bool each
     """
     h, w = ink.shape
-    count, labels, stats, _ = cv2.connectedComponentsWithStats(ink.astype(np.uint8), None, 8)
+    count, labels, stats, _ = connected_components(ink.astype(np.uint8))
     extent = np.maximum(stats[:, cv2.CC_STAT_WIDTH], stats[:, cv2.CC_STAT_HEIGHT])
     small = extent < settings.writing_max_extent * max(h, w)
     small[0] = False
@@ -687,7 +688,7 @@ def linked_fragments(
     """
     out = np.zeros_like(writing)
     h, w = writing.shape
-    count, labels, stats, _ = cv2.connectedComponentsWithStats(writing.astype(np.uint8), None, 8)
+    count, labels, stats, _ = connected_components(writing.astype(np.uint8))
     if count <= 1:
         return out
     beside = int(np.ceil(beside))
@@ -1228,7 +1229,7 @@ def stub_bridges(
     """
     h, w = borders.shape
     out = np.zeros((h, w), dtype=bool)
-    count, labels, stats, _ = cv2.connectedComponentsWithStats(stub.astype(np.uint8), None, 8)
+    count, labels, stats, _ = connected_components(stub.astype(np.uint8))
     cw, ch = stats[:, cv2.CC_STAT_WIDTH], stats[:, cv2.CC_STAT_HEIGHT]
     # A bent line (an L) is as long as its box's two sides together.
     line = (np.maximum(cw, ch) >= min_extent) & (
@@ -1360,7 +1361,7 @@ def segment(
         mask[:m] = mask[-m:] = False
         mask[:, :m] = mask[:, -m:] = False
     lw = ink.line_width
-    count, lab, stats, _ = cv2.connectedComponentsWithStats(mask.astype(np.uint8), None, 8)
+    count, lab, stats, _ = connected_components(mask.astype(np.uint8))
     tiny = stats[:, cv2.CC_STAT_AREA] < settings.ink_min_blob * lw * lw
     tiny[0] = False
     mask &= ~tiny.take(lab)

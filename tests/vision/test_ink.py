@@ -5,7 +5,13 @@ from dataclasses import replace
 import cv2
 import numpy as np
 
-from aggression_vision.vision.ink import _mod_180, _ruling_in, _thick_across, find_ink
+from aggression_vision.vision.ink import (
+    _mod_180,
+    _ruling_in,
+    _thick_across,
+    connected_components,
+    find_ink,
+)
 from aggression_vision.vision.settings import ReaderSettings
 
 
@@ -462,3 +468,20 @@ def test_dense_ink_is_no_evidence_of_a_ruling_in_a_tile() -> None:
     assert not found
     _, found = _ruling_in(darkness, mask, settings=settings, texture=gaps)
     assert found
+
+
+def test_connected_components_match_opencvs_with_16_and_32_bit_labels() -> None:
+    rng = np.random.default_rng(0)
+    few = (rng.random((300, 400)) < 0.3).astype(np.uint8)
+    # A dot on every other pixel of every other row: more runs than 16 bits count.
+    many = np.zeros((600, 600), np.uint8)
+    many[::2, ::2] = 1
+    for image in (few, many):
+        count, labels, stats, centroids = connected_components(image)
+        ref = cv2.connectedComponentsWithStats(image, None, 8)
+        assert count == ref[0]
+        assert np.array_equal(labels, ref[1])
+        assert np.array_equal(stats, ref[2])
+        assert np.array_equal(centroids, ref[3])
+    assert connected_components(few)[1].dtype == np.uint16
+    assert connected_components(many)[1].dtype == np.int32
