@@ -28,7 +28,7 @@ def _disk(diameter: float) -> NDArray[np.uint8]:
     return cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (d, d))
 
 
-def close_gaps(mask: NDArray[np.bool_], *, gap: float) -> NDArray[np.bool_]:
+def close_gaps(mask: NDArray[np.bool_], *, gap: float, edge: int = 0) -> NDArray[np.bool_]:
     """Close gaps up to about ``gap`` pixels wide in the strokes of ``mask``.
 
     Parameters
@@ -36,6 +36,9 @@ def close_gaps(mask: NDArray[np.bool_], *, gap: float) -> NDArray[np.bool_]:
     mask : (H, W) bool
     gap : float
         Widest gap to close, in pixels.
+    edge : int
+        Pixels along the image's edge where the diagonal steps of what
+        closing added are left open (see :func:`_fill_steps`).
 
     Returns
     -------
@@ -43,8 +46,41 @@ def close_gaps(mask: NDArray[np.bool_], *, gap: float) -> NDArray[np.bool_]:
     """
     if gap < 1:
         return mask.copy()
-    closed = cv2.morphologyEx(mask.astype(np.uint8), cv2.MORPH_CLOSE, _disk(gap))
-    return closed.astype(bool) | mask
+    closed = cv2.morphologyEx(mask.astype(np.uint8), cv2.MORPH_CLOSE, _disk(gap)).view(bool)
+    closed |= mask
+    return _fill_steps(closed, mask, edge)
+
+
+def _fill_steps(closed: NDArray[np.bool_], mask: NDArray[np.bool_], edge: int) -> NDArray[np.bool_]:
+    """Fill the diagonal steps of ``closed`` at the pixels it has off ``mask``.
+
+    Closing two tapering line ends can leave a diagonal join one pixel thin,
+    which the paper on either side crosses through its diagonal steps
+    (countries are 8-connected): a step (two pixels of ``closed`` touching
+    only by a corner, one of them added by closing) is filled. Not within
+    ``edge`` pixels of the image's edge, where the ink is more often the
+    sheet's own edge (a notebook's binding, a shadow) than a border: a pocket
+    sealed there changes which pieces of that ink count as border. Works in
+    place on ``closed`` (C-contiguous); only the added pixels are looked at.
+    """
+    h, w = closed.shape
+    flat = closed.ravel()
+    added = np.flatnonzero(closed > mask)
+    y, x = np.divmod(added, w)
+    b = max(edge, 1)  # (and the neighbours stay inside the image)
+    i = added[(y >= b) & (y < h - b) & (x >= b) & (x < w - b)]
+    if len(i) == 0:
+        return closed
+    # The added pixel as each ink corner of a 2x2 block whose other two
+    # pixels are paper; the upper of those is filled.
+    fill = [
+        i[flat[i + w + 1] & ~flat[i + 1] & ~flat[i + w]] + 1,  # top left, ink falling
+        i[flat[i - w - 1] & ~flat[i - w] & ~flat[i - 1]] - w,  # bottom right, falling
+        i[flat[i + w - 1] & ~flat[i - 1] & ~flat[i + w]] - 1,  # top right, ink rising
+        i[flat[i - w + 1] & ~flat[i - w] & ~flat[i + 1]] - w,  # bottom left, rising
+    ]
+    flat[np.concatenate(fill)] = True
+    return closed
 
 
 def _thinning_tables() -> tuple[NDArray[np.bool_], NDArray[np.bool_]]:
@@ -138,6 +174,11 @@ def _branch_from(
         ]
         if not nxt:
             return path, False
+        if len(path) > 1 and _runs_at(skeleton, y, x) >= 3:
+            # Three separate runs of skeleton around: a junction, even where
+            # the last step already took in a pixel of one of its arms (a
+            # tick hanging off a border would walk on along the border).
+            return path, True
         if len(nxt) > 1:
             # Two unseen neighbours that touch each other are one path turning
             # a corner; otherwise this is a junction.
@@ -149,6 +190,22 @@ def _branch_from(
         seen.update(nxt)
         path.append((y, x))
     return path, False
+
+
+def _runs_at(skeleton: NDArray[np.bool_], y: int, x: int) -> int:
+    """Separate runs of skeleton among the 8 neighbours of pixel ``(y, x)``."""
+    h, w = skeleton.shape
+    code = 0
+    for bit, (dy, dx) in enumerate(_CLOCKWISE):
+        yy, xx = y + dy, x + dx
+        if 0 <= yy < h and 0 <= xx < w and skeleton[yy, xx]:
+            code |= 1 << bit
+    return int(_RUNS[code])
+
+
+#: The 8 neighbours in the bit order of :data:`_NEIGHBOUR_CODE` (N, NE, E, SE,
+#: S, SW, W, NW).
+_CLOCKWISE = ((-1, 0), (-1, 1), (0, 1), (1, 1), (1, 0), (1, -1), (0, -1), (-1, -1))
 
 
 #: Pixels of the working image around the removed printed ruling that count as
@@ -1411,7 +1468,9 @@ def segment(
     # Linked pieces count as gap closing's work for the cut-pocket test.
     raw_borders = borders & ~linked
     pre_closing = borders  # linked pieces included: their ends are loose ends
-    closed = close_gaps(borders, gap=settings.gap_close * lw)
+    closed = close_gaps(
+        borders, gap=settings.gap_close * lw, edge=int(round(settings.gap_step_edge * lw))
+    )
     borders, more_writing = split_writing(
         closed, line_width=lw, settings=settings, ruling=ink.ruling
     )
@@ -1471,6 +1530,7 @@ def segment(
         reach: float,
         min_branch: float = settings.bridge_min_branch,
         far: NDArray[np.bool_] | None = None,
+        ruling: NDArray[np.bool_] | None = ink.ruling,
     ) -> NDArray[np.bool_]:
         return bridge_ends(
             b,
@@ -1481,7 +1541,7 @@ def segment(
             min_thickness=settings.bridge_min_thickness * lw,
             max_thickness=settings.bridge_max_thickness * lw,
             min_length=settings.gap_close * lw,
-            ruling=ink.ruling,
+            ruling=ruling,
             max_on_ruling=settings.bridge_max_on_ruling,
             far=far,
             far_reach=settings.stub_long_reach * lw,
@@ -1503,7 +1563,12 @@ def segment(
             min_extent=settings.stub_bridge_extent * lw,
             max_fill=settings.fragment_max_fill,
             margin=(max(reach + walk, settings.stub_long_reach) + BRIDGE_WINDOW_SLACK_LW) * lw,
-            bridge=lambda b, far: bridge(b, reach, settings.stub_bridge_min_branch, far),
+            # No ruling test on the windows: a piece of border drawn along a
+            # printed line loses stretches with the ruling, and its bridges
+            # run along the ruling (the page-sized ruling was once looked up
+            # at window coordinates, in effect no test; the windowed test
+            # lost s3 610 and dev2 325 their borders).
+            bridge=lambda b, far: bridge(b, reach, settings.stub_bridge_min_branch, far, None),
             writing=writing if settings.stub_long_reach > reach else None,
             beside=settings.stub_long_beside * lw,
             max_share=settings.stub_long_share,

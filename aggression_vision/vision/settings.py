@@ -315,6 +315,11 @@ class ReaderSettings:
         shadow on the sheet).
     gap_close : float
         Border gaps up to this many line widths are closed.
+    gap_step_edge : float
+        Within this many line widths of the working image's edge the
+        diagonal steps of what closing added are left open (a notebook's
+        binding there: a pocket sealed between its coils kept a piece of
+        it as border, paper photo ex08_writer0035).
     bridge_reach : float
         A loose end of a border is continued up to this many line widths to
         the ink it points at (0: never).
@@ -573,6 +578,7 @@ class ReaderSettings:
     paper_area_inside: float = 0.1
     paper_area_crossing: float = 0.1
     gap_close: float = 3.0
+    gap_step_edge: float = 6.0
     bridge_reach: float = 12.0
     bridge_min_branch: float = 6.0
     bridge_cone: float = 30.0

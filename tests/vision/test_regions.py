@@ -681,3 +681,75 @@ def test_linked_fragments_leaves_an_underline_beside_its_number() -> None:
     kw |= {"reach": 12.0, "beside": 12.0, "contrast": 20.0}
     assert not linked_fragments(borders, writing, colour=colour, **kw).any()
     assert linked_fragments(borders, writing, **kw)[230, 601]
+
+
+def test_a_walk_from_a_loose_end_stops_at_the_junction_it_reaches() -> None:
+    from aggression_vision.vision.regions import _branch_from
+
+    # A tick (a printed grid line's remnant) hanging off a border at a T,
+    # as thinning leaves it (tune 513): the step onto the junction also
+    # takes in a pixel of the border's lower arm, so the junction is seen
+    # from its three runs of neighbours, not from two unseen neighbours.
+    rows = [
+        "...............#",
+        "..............#.",
+        ".............#..",
+        "............##..",
+        "...........##...",
+        ".........##.....",
+        "..########......",
+        "........#.......",
+        ".......#........",
+        ".......#........",
+        ".......#........",
+    ]
+    skeleton = np.array([[c == "#" for c in row] for row in rows])
+    path, junction = _branch_from(skeleton, (6, 2), 40)
+    assert junction
+    assert path[-1] == (6, 8) and len(path) == 7
+
+
+#: A pencil border's two tapering ends (tune 526): closing joins them by a
+#: line one pixel thin, with a diagonal step.
+_TAPERING_ENDS = [
+    "####.............",
+    "####.............",
+    "####.............",
+    "#####............",
+    "..####...........",
+    "...####..........",
+    "....####.........",
+    ".....###.........",
+    "......##.........",
+    ".......#.........",
+    ".................",
+    ".................",
+    "...........##....",
+    "..........####...",
+    "...........####..",
+    "............###..",
+    ".............###.",
+]
+
+
+def _paper_areas(ink: np.ndarray) -> int:
+    return cv2.connectedComponents((~ink).astype(np.uint8), connectivity=8)[0] - 1
+
+
+def test_closing_leaves_no_diagonal_passage_across_the_line() -> None:
+    # The paper on either side would cross the join's diagonal step
+    # (8-connected) if closing did not fill it.
+    mask = np.array([[c == "#" for c in row] for row in _TAPERING_ENDS])
+    closed = close_gaps(mask, gap=11)
+    assert closed[10:12].any()  # joined
+    assert _paper_areas(mask) == 1
+    assert _paper_areas(closed) == 2
+
+
+def test_closing_leaves_the_steps_open_along_the_image_edge() -> None:
+    # Within ``edge`` pixels of the image's edge (here the whole drawing)
+    # the step stays: the ink there is more often a notebook's binding.
+    mask = np.array([[c == "#" for c in row] for row in _TAPERING_ENDS])
+    closed = close_gaps(mask, gap=11, edge=6)
+    assert closed[10:12].any()
+    assert _paper_areas(closed) == 1
