@@ -1355,12 +1355,24 @@ def _clear_of_writing(
 
 
 def _protrusions(
-    borders: NDArray[np.bool_], found: _Found, *, line_width: float, settings: ReaderSettings
+    borders: NDArray[np.bool_],
+    found: _Found,
+    *,
+    line_width: float,
+    settings: ReaderSettings,
+    raw_borders: NDArray[np.bool_] | None = None,
 ) -> NDArray[np.bool_]:
     """Border ink farther than ``protrusion_distance`` from every boundary
-    between the countries of ``found`` (grown over the whole page)."""
+    between the countries of ``found`` (grown over the whole page; from
+    :func:`welded_seeds` when the borders before closing, ``raw_borders``,
+    are given)."""
     h, w = borders.shape
-    full = grow_labels(found.labels, reach=float(h + w), barrier=found.barrier)
+    labels, barrier = found.labels, found.barrier
+    if raw_borders is not None:
+        seeded = welded_seeds(raw_borders, found)
+        if seeded is not None:
+            labels, barrier = seeded
+    full = grow_labels(labels, reach=float(h + w), barrier=barrier)
     edge = np.zeros((h, w), dtype=bool)
     edge[:, 1:] |= full[:, 1:] != full[:, :-1]
     edge[1:, :] |= full[1:, :] != full[:-1, :]
@@ -1368,6 +1380,72 @@ def _protrusions(
         return np.zeros((h, w), dtype=bool)
     far = cv2.distanceTransform((~edge).astype(np.uint8), cv2.DIST_L2, 3)
     return borders & (far > settings.protrusion_distance * line_width)
+
+
+def welded_seeds(
+    raw_borders: NDArray[np.bool_], found: _Found
+) -> tuple[NDArray[np.int32], NDArray[np.bool_]] | None:
+    """The countries of ``found`` over the paper that gap closing took from them.
+
+    Gap closing fills the narrow paper between a digit welded to a border
+    and that border: the filled blob is as wide as the digit, the boundary
+    between the countries on either side runs down its middle, and the digit
+    lies too near it for the protrusion test. The paper before closing that
+    is in no country after it (what closing filled, and the pockets it left
+    too small for a country), in connected pieces (4-connected: not across a
+    thin line's diagonal step), belongs to the one country a piece touches
+    when it touches only one: grown from there, the boundary runs down the
+    line the digit hangs on, and the digit sticks out of its country.
+
+    Parameters
+    ----------
+    raw_borders : (H, W) bool
+        The border network before gap closing.
+    found : _Found
+        Countries after gap closing.
+
+    Returns
+    -------
+    seeds : (H, W) int32
+        ``found.labels`` with those pieces labelled, ...
+    barrier : (H, W) bool
+        ... and ``found.barrier`` without them; None when there are none.
+    """
+    labels = found.labels
+    h, w = labels.shape
+    unowned = ((labels == 0) & ~raw_borders & ~found.sea).view(np.uint8)
+    # Few pixels (the filled gaps and pockets): worked on as a list.
+    points = cv2.findNonZero(unowned)
+    if points is None:
+        return None
+    count, pieces = cv2.connectedComponents(unowned, connectivity=4)
+    xs, ys = points.reshape(-1, 2).T
+    piece = pieces[ys, xs].astype(np.int64)
+    m = int(labels.max()) + 1
+    # The countries each piece touches (4-neighbours; clipped at the image's
+    # edge, where a pixel is its own neighbour and in no country).
+    near = np.concatenate(
+        [
+            labels[np.clip(ys + dy, 0, h - 1), np.clip(xs + dx, 0, w - 1)]
+            for dy, dx in ((-1, 0), (1, 0), (0, -1), (0, 1))
+        ]
+    ).astype(np.int64)
+    held = np.tile(piece, 4)
+    key = np.unique(held[near > 0] * m + near[near > 0])
+    if len(key) == 0:
+        return None
+    holder, held_country = key // m, key % m
+    owner = np.zeros(count, dtype=np.int32)
+    owner[holder] = held_country
+    owner[np.bincount(holder, minlength=count) != 1] = 0
+    mine = owner[piece]
+    if not mine.any():
+        return None
+    seeds, barrier = labels.copy(), found.barrier.copy()
+    owned = mine > 0
+    seeds[ys[owned], xs[owned]] = mine[owned]
+    barrier[ys[owned], xs[owned]] = False
+    return seeds, barrier
 
 
 def segment(
@@ -1547,7 +1625,10 @@ def segment(
             far_reach=settings.stub_long_reach * lw,
         )
 
-    stub = _protrusions(borders, loose, line_width=lw, settings=settings)
+    # Writing welded to a border sticks out of its country once the paper
+    # that closing filled next to it is the country's again.
+    unclosed = raw_borders if settings.welded_writing else None
+    stub = _protrusions(borders, loose, line_width=lw, settings=settings, raw_borders=unclosed)
     if stub.any() and settings.stub_bridge_reach > 0:
         # A border broken into pieces hangs off the network: bridged, it
         # may turn out to lie between two countries after all.
@@ -1587,7 +1668,9 @@ def segment(
                     measured=measured,
                 )
                 was = stub.copy()
-                stub &= _protrusions(tied, rescued, line_width=lw, settings=settings)
+                stub &= _protrusions(
+                    tied, rescued, line_width=lw, settings=settings, raw_borders=unclosed
+                )
                 # The bridges of the pieces they rescued are border: the
                 # last bridging pass need not make them again (not for a
                 # branch shorter than bridge_min_branch, and it may tie the

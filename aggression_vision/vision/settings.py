@@ -387,6 +387,10 @@ class ReaderSettings:
         Border ink farther than this many line widths from every boundary
         between countries sticks out into a country: it is writing touching
         a border.
+    welded_writing : bool
+        The protrusion test first gives each country the paper that gap
+        closing filled, or left in pockets, touching that country only (a
+        digit welded to a border then sticks out of its country).
     swallowed_min_area : float
         A paper area that holds a country (a disc of ``stub_country_inradius``
         and this many squared line widths) before gap closing and none after
@@ -601,6 +605,7 @@ class ReaderSettings:
     corner_contact_ratio: float = 0.6
     stub_country_inradius: float = 2.0
     protrusion_distance: float = 2.0
+    welded_writing: bool = True
     swallowed_min_area: float = 80.0
     cut_pocket_inradius: float = 3.5
     curl_min_length: float = 4.0

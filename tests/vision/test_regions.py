@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from types import SimpleNamespace
 
 import cv2
 import numpy as np
@@ -28,6 +29,7 @@ from aggression_vision.vision.regions import (
     stub_bridges,
     swallowed_countries,
     thin,
+    welded_seeds,
 )
 from aggression_vision.vision.settings import ReaderSettings
 from aggression_vision.vision.types import Segmentation
@@ -753,3 +755,38 @@ def test_closing_leaves_the_steps_open_along_the_image_edge() -> None:
     closed = close_gaps(mask, gap=11, edge=6)
     assert closed[10:12].any()
     assert _paper_areas(closed) == 1
+
+
+def test_welded_seeds_give_a_country_the_gap_closing_filled_beside_a_digit() -> None:
+    # A line between countries 1 and 2, a "]" welded to it on the right by its
+    # top arm; closing filled the paper between the "]" and the line. Lower
+    # down the line has a gap that closing also filled.
+    raw = np.zeros((120, 100), dtype=bool)
+    raw[:, 48:52] = True
+    raw[100:104, 48:52] = False  # the gap in the line
+    raw[40:43, 52:61] = raw[58:61, 55:61] = raw[40:61, 58:61] = True  # the "]"
+    fill = np.zeros_like(raw)
+    fill[43:58, 52:58] = fill[58:61, 52:55] = True
+    fill[100:104, 48:52] = True
+    labels = np.zeros(raw.shape, dtype=np.int32)
+    labels[:, :48] = 1
+    labels[:, 52:] = 2
+    labels[raw | fill] = 0
+    none = np.zeros(raw.shape, dtype=bool)
+    found = SimpleNamespace(labels=labels, sea=none, barrier=none)
+    seeded = welded_seeds(raw, found)  # type: ignore[arg-type]
+    assert seeded is not None
+    seeds = seeded[0]
+    assert (
+        seeds[fill & (np.arange(100) > 51)[None, :] & (np.arange(120) < 90)[:, None]] == 2
+    ).all()
+    assert not seeds[100:104, 48:52].any()  # the gap touches both countries
+    assert not seeds[raw].any()
+    # Grown from the seeds, the boundary runs down the line, and the "]"
+    # reaches 9 px beyond it; grown from the countries alone not.
+    for start, far in ((labels, False), (seeds, True)):
+        full = grow_labels(start, reach=500.0)
+        edge = np.zeros(raw.shape, dtype=bool)
+        edge[:, 1:] = full[:, 1:] != full[:, :-1]
+        dist = cv2.distanceTransform((~edge).astype(np.uint8), cv2.DIST_L2, 3)
+        assert (dist[40:61, 58:61] > 9).any() == far
