@@ -396,6 +396,7 @@ def find_ruling(
     settings: ReaderSettings,
     keep_in: NDArray[np.bool_] | None = None,
     texture: NDArray[np.bool_] | None = None,
+    off_sheet: NDArray[np.bool_] | None = None,
 ) -> NDArray[np.bool_]:
     """Pixels of printed paper ruling (the lines of squared, Seyes or lined paper).
 
@@ -419,6 +420,9 @@ def find_ruling(
         ruling): it can be ruling, but it does not set the lines' direction,
         is no evidence of a ruling in a tile and does not count in the
         thickness of the ruling's lines.
+    off_sheet : (H, W) bool, optional
+        Pixels off the sheet (the table around it): they do not set the
+        lines' direction.
 
     Returns
     -------
@@ -457,6 +461,7 @@ def find_ruling(
             known=known,
             steps=steps,
             texture=None if texture is None else texture[sl],
+            off_sheet=None if off_sheet is None else off_sheet[sl],
             **kw,
         )
         return part, hit, steps
@@ -571,6 +576,7 @@ def _ruling_in(
     pitch: float | None = None,
     steps: list[float] | None = None,
     texture: NDArray[np.bool_] | None = None,
+    off_sheet: NDArray[np.bool_] | None = None,
 ) -> tuple[NDArray[np.bool_], list[float]]:
     """The ruling of one area (the page or a tile of it), and the angles of its families.
 
@@ -600,6 +606,8 @@ def _ruling_in(
         dense8 = cv2.bitwise_and(m8, texture.view(np.uint8))
         clear = cv2.subtract(m8, dense8).view(bool)
         m8 = cv2.add(cv2.add(m8, dense8), dense8)
+    if off_sheet is not None:
+        clear = clear & ~off_sheet
     run = max(15, int(round(settings.grid_run * long_side)))
 
     def straight_runs(
@@ -848,9 +856,9 @@ def _grey_on_coloured_ruling(
 
 
 def _off_the_sheet(
-    image: NDArray[np.uint8], mask: NDArray[np.bool_], *, settings: ReaderSettings
+    sheet: NDArray[np.bool_] | None, mask: NDArray[np.bool_], *, settings: ReaderSettings
 ) -> NDArray[np.bool_]:
-    """``mask`` without the ink outside the sheet (the table's texture, the sheet's edge).
+    """``mask`` without the ink outside the ``sheet`` (the table's texture, the sheet's edge).
 
     When the sheet is not rectified (cut off by the frame, seen at a steep
     angle) the working image shows the table around it, whose grain and
@@ -860,9 +868,20 @@ def _off_the_sheet(
     runs across the area's side, and when components crossing it hold
     ``paper_area_crossing`` of the ink outside, nothing is dropped.
     """
-    sheet = paper_area(image, settings=settings)
     if sheet is None:
         return mask
+    keep = _kept_by_sheet(mask, sheet, settings=settings)
+    return mask if keep is None else keep
+
+
+def _kept_by_sheet(
+    mask: NDArray[np.bool_], sheet: NDArray[np.bool_], *, settings: ReaderSettings
+) -> NDArray[np.bool_] | None:
+    """The components of ``mask`` (almost) wholly on ``sheet``, or None if the sheet is not clear.
+
+    None when components crossing the sheet's side hold ``paper_area_crossing``
+    of the ink outside it (a hard shadow left paper out of the sheet's area).
+    """
     count, labels, stats, _ = connected_components(mask.astype(np.uint8))
     area = stats[:, cv2.CC_STAT_AREA]
     inside = np.bincount(labels[sheet], minlength=count)
@@ -872,7 +891,7 @@ def _off_the_sheet(
     outside[0] = 0
     crossing = keep & (inside <= (1.0 - settings.paper_area_inside) * area)
     if outside[crossing].sum() >= settings.paper_area_crossing * max(1, int(outside.sum())):
-        return mask
+        return None
     return keep.take(labels)  # (take: the same gather, faster than indexing)
 
 
@@ -910,7 +929,21 @@ def find_ink(image: NDArray[np.uint8], *, settings: ReaderSettings) -> Ink:
     # Ink nearly that dense is searched too (Seyes paper's close lines beside
     # a map's borders) but does not measure the ruling.
     texture = mask & (density >= settings.ruling_texture_density)
-    ruling = find_ruling(darkness, faint, settings=settings, keep_in=mask, texture=texture)
+    # The table around a sheet the frame cuts off is no paper: its grain
+    # would set the ruling's direction, and it is no faint drawing. (Only a
+    # sheet clearly set off: a shadow can hide part of the paper's area.)
+    area = paper_area(image, settings=settings) if settings.paper_area_max > 0 else None
+    sheet = area
+    if sheet is not None and _kept_by_sheet(mask, sheet, settings=settings) is None:
+        sheet = None
+    ruling = find_ruling(
+        darkness,
+        faint,
+        settings=settings,
+        keep_in=mask,
+        texture=texture,
+        off_sheet=None if sheet is None else ~sheet,
+    )
     if not ruling.any() and settings.ink_faint_ratio > 0 and mask.any():
         # On plain paper, when the drawing itself is faint (light pencil, low
         # resolution, glare), its strokes' edges and lightest stretches are
@@ -929,7 +962,10 @@ def find_ink(image: NDArray[np.uint8], *, settings: ReaderSettings) -> Ink:
                 # else (unseen ruling, texture).
                 reach = _disk_kernel(2 * int(round(guess)) + 1)
                 near = cv2.dilate(mask.astype(np.uint8), reach).astype(bool)
-                gain = float((more & ~near).sum()) / max(1, int(mask.sum()))
+                added = more & ~near
+                if sheet is not None:
+                    added &= sheet
+                gain = float(added.sum()) / max(1, int(mask.sum()))
                 if gain <= settings.ink_faint_max_gain:
                     mask |= more
     if ruling.any() and settings.ruling_colour_min > 0:
@@ -957,6 +993,6 @@ def find_ink(image: NDArray[np.uint8], *, settings: ReaderSettings) -> Ink:
     red_darkness, _ = paper_darkness(image[:, :, 2], settings=settings)
     mask &= red_darkness >= settings.ink_pink_red * darkness
     if settings.paper_area_max > 0 and mask.any():
-        mask = _off_the_sheet(image, mask, settings=settings)
+        mask = _off_the_sheet(area, mask, settings=settings)
     line_width = stroke_width(mask)
     return Ink(gray, darkness, mask, ruling, line_width)
