@@ -128,25 +128,25 @@ def _disk_kernel(size: int) -> NDArray[np.uint8]:
 
 
 def connected_components(
-    image: NDArray[np.uint8], *, stats: bool = True
+    image: NDArray[np.uint8], *, stats: bool = True, connectivity: int = 8
 ) -> tuple[int, NDArray[np.integer], NDArray[np.int32], NDArray[np.float64]]:
-    """``cv2.connectedComponentsWithStats`` (8-connected) of a 0/1 image.
+    """``cv2.connectedComponentsWithStats`` (8-connected by default) of a 0/1 image.
 
     With 16-bit labels OpenCV labels about twice as fast (the same labels,
     statistics and centroids). They are used when they surely fit: each
     provisional label is made at the first pixel of a row's run of ink at the
-    latest, so fewer runs than 65535 need no more. (Older OpenCV does not
-    check the overflow.) Without ``stats`` only the count and the labels
-    (the others None).
+    latest (with either connectivity), so fewer runs than 65535 need no more.
+    (Older OpenCV does not check the overflow.) Without ``stats`` only the
+    count and the labels (the others None).
     """
     runs = cv2.countNonZero(image[:, :1]) if image.size else 0
     if image.shape[1] > 1:
         runs += cv2.countNonZero(cv2.compare(image[:, 1:], image[:, :-1], cv2.CMP_GT))
     ltype = cv2.CV_16U if runs < 65535 else cv2.CV_32S
     if not stats:
-        count, labels = cv2.connectedComponents(image, connectivity=8, ltype=ltype)
+        count, labels = cv2.connectedComponents(image, connectivity=connectivity, ltype=ltype)
         return count, labels, None, None
-    return cv2.connectedComponentsWithStats(image, connectivity=8, ltype=ltype)
+    return cv2.connectedComponentsWithStats(image, connectivity=connectivity, ltype=ltype)
 
 
 def components_holding(

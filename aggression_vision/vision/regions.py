@@ -1418,10 +1418,7 @@ def welded_seeds(
     points = cv2.findNonZero(unowned)
     if points is None:
         return None
-    # 16-bit labels (about twice as fast) when they surely fit: OpenCV makes
-    # at most one provisional label a pixel.
-    ltype = cv2.CV_16U if len(points) < 65535 else cv2.CV_32S
-    count, pieces = cv2.connectedComponents(unowned, connectivity=4, ltype=ltype)
+    count, pieces, _, _ = connected_components(unowned, stats=False, connectivity=4)
     xs, ys = points.reshape(-1, 2).T
     piece = pieces[ys, xs].astype(np.int64)
     m = int(labels.max()) + 1
