@@ -257,6 +257,22 @@ def test_a_detached_underline_counts_whatever_it_reads_as() -> None:
     assert not combine([num, letter]).underlined
 
 
+def test_a_detached_bar_below_is_an_underline_however_unsure_the_network() -> None:
+    from aggression_vision.vision.marks import Cluster, ClusterReading, combine
+
+    def reading(text: str, box: tuple[int, int, int, int], u: float) -> ClusterReading:
+        height = (box[3] - box[1]) / 40  # writing 40 px high
+        return ClusterReading(Cluster(1, box, (1,), height), text, 0.9, u, 0.0)
+
+    num = reading("12", (100, 100, 160, 140), 0.05)
+    arc = reading("", (98, 146, 162, 162), 0.3)  # an arc alone: nothing sure
+    sliver = reading("", (98, 146, 162, 148), 0.3)  # thinner: ruling or border residue
+    blob = reading("", (110, 146, 130, 166), 0.3)  # as wide as tall: no bar
+    assert combine([num, arc]).underlined
+    assert not combine([num, sliver]).underlined
+    assert not combine([num, blob]).underlined
+
+
 def test_a_blurred_number_needs_a_surer_cross_out() -> None:
     import cv2
 
