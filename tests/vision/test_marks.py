@@ -273,6 +273,30 @@ def test_a_detached_bar_below_is_an_underline_however_unsure_the_network() -> No
     assert not combine([num, blob]).underlined
 
 
+def test_a_number_resting_on_a_border_needs_less_of_an_underline() -> None:
+    import numpy as np
+
+    from aggression_vision.vision.marks import (
+        Cluster,
+        ClusterReading,
+        MarksSettings,
+        _mark_on_border,
+        combine,
+    )
+
+    def reading(box: tuple[int, int, int, int], u: float) -> ClusterReading:
+        return ClusterReading(Cluster(1, box, (1,), 1.0), "12", 0.9, u, 0.0)
+
+    borders = np.zeros((200, 300), bool)
+    borders[141:145, 60:240] = True  # a border just under the first number's box
+    resting, apart = reading((100, 100, 160, 140), 0.2), reading((100, 20, 160, 60), 0.2)
+    marked = _mark_on_border([resting, apart], borders, MarksSettings())
+    assert [r.cluster.on_border for r in marked] == [True, False]
+    assert combine([marked[0]]).underlined  # its underline taken into the border
+    assert not combine([marked[1]]).underlined
+    assert not combine([reading((100, 100, 160, 140), 0.01)]).underlined
+
+
 def test_a_blurred_number_needs_a_surer_cross_out() -> None:
     import cv2
 
