@@ -934,3 +934,83 @@ def test_the_angle_scorer_reads_only_the_voters_asked_for() -> None:
     some = scorer.scores([0.0, 10.0], only=[1, 3])
     assert some.shape == (2, 2)
     assert np.array_equal(some, every[:, [1, 3]])
+
+
+def test_a_doubtful_one_is_read_again_stretched_across() -> None:
+    from dataclasses import replace
+
+    from aggression_vision.vision import digits
+    from aggression_vision.vision.marks import Cluster, ClusterReading, _reread_ones
+
+    steps, classes = digits.INPUT_W // 4, 1 + len(digits.ALPHABET)
+
+    def logprobs(text: str) -> np.ndarray:
+        """CTC outputs that surely spell ``text``, a blank between characters."""
+        lp = np.full((steps, classes), np.log(1e-4), np.float32)
+        lp[:, 0] = 0.0
+        for k, ch in enumerate(text):
+            lp[10 + 4 * k, :] = np.log(1e-4)
+            lp[10 + 4 * k, 1 + digits.ALPHABET.index(ch)] = 0.0
+        return lp - np.logaddexp.reduce(lp, axis=1, keepdims=True)
+
+    class Stretched:
+        """Stands in for the network: every view it is given reads 11."""
+
+        def __init__(self) -> None:
+            self.inputs: list[np.ndarray] = []
+
+        def run(self, x: np.ndarray) -> digits.NetOutput:
+            self.inputs += list(x)
+            n = len(x)
+            lp = np.stack([logprobs("11")] * n)
+            return digits.NetOutput(lp, np.zeros(n, np.float32), np.zeros(n, np.float32))
+
+    # Two strokes close together.
+    crop = np.zeros((30, 20), np.float32)
+    crop[5:25, 6:9] = 1.0
+    crop[5:25, 11:14] = 1.0
+    tall = Cluster(1, (0, 0, 20, 30), (1,), 1.0)
+    doubtful = ClusterReading(tall, "1", 0.4, 0.0, 0.9)
+    sure = ClusterReading(replace(tall, region=2), "1", 0.99, 0.0, 0.0)
+    seven = ClusterReading(replace(tall, region=3), "7", 0.4, 0.0, 0.0)
+    small = ClusterReading(replace(tall, region=4, height=0.3), "1", 0.4, 0.0, 0.0)
+    net = Stretched()
+    got = _reread_ones([doubtful, sure, seven, small], [crop] * 4, net, MarksSettings())  # type: ignore[arg-type]
+    assert [r.text for r in got] == ["11", "1", "7", "1"]
+    assert got[0].crossed == 0.9  # (the marks stay the first reading's)
+    # Only the doubtful one of writing height was read again, wider than it is.
+    assert len(net.inputs) == 1
+
+    def width(x: np.ndarray) -> int:
+        return int(np.count_nonzero((x > 0.15).any(axis=0)))
+
+    assert width(net.inputs[0]) > width(digits.to_input(crop))
+    # Off: nothing read again.
+    net = Stretched()
+    cfg = MarksSettings(ones_stretch=1.0)
+    assert _reread_ones([doubtful], [crop], net, cfg)[0].text == "1"  # type: ignore[arg-type]
+    assert not net.inputs
+
+
+def test_letter_above_number_is_a_trial_split() -> None:
+    from aggression_vision.vision.marks import _row_splits
+
+    # 1: letter (y 0-20), 2 and 3: a number's two strokes (y 26-46, y 30-46), 4: its
+    # underline (y 50-53), 5: a number overlapping the letter's foot a little (y 17-37).
+    stats = np.array(
+        [
+            [0, 0, 0, 0, 0],
+            [0, 0, 14, 20, 80],
+            [0, 26, 10, 20, 50],
+            [12, 30, 10, 16, 40],
+            [0, 50, 24, 3, 40],
+            [0, 17, 14, 20, 80],
+        ]
+    )
+    assert _row_splits((1, 2, 3, 4), stats, 10, 0.25) == [([1], [2, 3, 4])]
+    # A number and its underline: the underline is no row of writing.
+    assert _row_splits((2, 3, 4), stats, 10, 0.25) == []
+    # Rows overlapping by less than a quarter of a height are still rows ...
+    assert _row_splits((1, 5), stats, 10, 0.25) == [([1], [5])]
+    # ... more than that: one row.
+    assert _row_splits((1, 5), stats, 10, 0.1) == []
