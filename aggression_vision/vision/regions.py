@@ -395,6 +395,7 @@ def _curled_in(
     min_length: float,
     min_ratio: float,
     keep: float,
+    min_hole: float = 0.0,
 ) -> NDArray[np.bool_]:
     """One pass of :func:`curled_branches` on a window of the borders."""
     skeleton = thin(borders)
@@ -447,11 +448,41 @@ def _curled_in(
         chord = float(np.hypot(*(tip.mean(axis=0) - end[0])))
         if length < min_ratio * max(chord, line_width):
             continue
+        if min_hole > 0 and _wraps_country(pts, end[0], tip.mean(axis=0), min_hole):
+            continue
         # Take the branch off, short of where it meets the border it hangs on.
         far = np.hypot(*(pts - tip.mean(axis=0)).T) > keep
         for py, px in pts[far]:
             cv2.circle(draw, (int(px), int(py)), int(np.ceil(half[py, px])) + 1, 1, -1)
     return draw.astype(bool) & borders
+
+
+def _wraps_country(
+    pts: NDArray[np.int64],
+    end: NDArray[np.int64],
+    tip: NDArray[np.float64],
+    min_hole: float,
+) -> bool:
+    """Whether skeleton pixels ``pts``, closed by the chord from ``end`` to
+    ``tip``, enclose paper with an inscribed radius of at least ``min_hole``
+    pixels: a border that runs around a country and stops short of closing
+    it, not a digit curled on itself (whose loops are smaller)."""
+    lo = pts.min(axis=0) - 2
+    size = pts.max(axis=0) - lo + 3
+    if min(size) < 2 * min_hole + 2:
+        return False
+    canvas = np.zeros((int(size[0]), int(size[1])), np.uint8)
+    canvas[pts[:, 0] - lo[0], pts[:, 1] - lo[1]] = 1
+    a = (int(end[1] - lo[1]), int(end[0] - lo[0]))
+    b = (int(round(tip[1] - lo[1])), int(round(tip[0] - lo[0])))
+    cv2.line(canvas, a, b, 1, 1)
+    # The paper outside is reached from the canvas' corner (a 2-pixel margin).
+    outside = canvas.copy()
+    cv2.floodFill(outside, None, (0, 0), 2)
+    holes = (outside == 0).astype(np.uint8)
+    if not holes.any():
+        return False
+    return float(cv2.distanceTransform(holes, cv2.DIST_L2, 3).max()) >= min_hole
 
 
 def curled_branches(
@@ -462,6 +493,7 @@ def curled_branches(
     min_length: float,
     min_ratio: float,
     keep: float,
+    min_hole: float = 0.0,
     passes: int = 2,
 ) -> NDArray[np.bool_]:
     """Writing welded to a border at one point: curled branches with a loose end.
@@ -491,6 +523,11 @@ def curled_branches(
     keep : float
         Pixels: the stretch of a curled branch next to its junction that stays
         border (the line it hangs on is not nicked).
+    min_hole : float
+        Pixels: a branch that, closed by the straight line from its loose end
+        to where it is attached, encloses paper of at least this inscribed
+        radius runs around a country (a border broken by a gap), and stays
+        border. 0 turns the test off.
     passes : int
 
     Returns
@@ -506,6 +543,7 @@ def curled_branches(
         min_length=min_length,
         min_ratio=min_ratio,
         keep=keep,
+        min_hole=min_hole,
     )
     for _ in range(passes - 1):
         if not found.any():
@@ -524,6 +562,7 @@ def curled_branches(
                 min_length=min_length,
                 min_ratio=min_ratio,
                 keep=keep,
+                min_hole=min_hole,
             )
     return out | found
 
@@ -1540,6 +1579,7 @@ def segment(
             min_length=settings.curl_min_length * lw,
             min_ratio=settings.curl_ratio,
             keep=settings.curl_keep * lw,
+            min_hole=settings.curl_max_hole * lw,
         )
         borders &= ~curled
         writing |= curled

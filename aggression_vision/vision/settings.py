@@ -417,6 +417,11 @@ class ReaderSettings:
     curl_keep : float
         Line widths of such a branch next to where it is attached that stay
         border (the line it hangs on is not nicked).
+    curl_max_hole : float
+        Such a branch that, closed by the straight line from its end to where
+        it is attached, encloses paper of this inscribed radius (line widths)
+        or more runs around a country (a border broken by a gap): it stays
+        border. 0 turns the test off.
     stub_bridge_reach : float
         Before the protrusion step takes border ink far from every boundary
         between countries for writing, the loose ends around each line-like
@@ -614,6 +619,7 @@ class ReaderSettings:
     curl_min_length: float = 4.0
     curl_ratio: float = 2.5
     curl_keep: float = 2.0
+    curl_max_hole: float = 3.0  # a curled branch closing round paper this wide (inradius) is border
     stub_bridge_reach: float = 6.0
     stub_bridge_extent: float = 6.0
     stub_bridge_min_branch: float = 6.0

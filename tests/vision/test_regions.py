@@ -336,6 +336,21 @@ def test_curled_branch_attached_at_two_junctions_is_a_border() -> None:
     assert not out[60:70, 50:92].any()
 
 
+def test_curled_branch_round_a_country_is_a_border() -> None:
+    """A border broken by a gap that runs round a whole country curls like a digit but
+    encloses a country-sized paper area once closed: it stays border."""
+    mask = np.zeros((200, 300), np.uint8)
+    cv2.line(mask, (10, 20), (290, 20), 1, 3)  # the border it hangs off
+    # Three sides of a 60 x 60 square off the bar; the fourth side's end stops short.
+    cv2.polylines(mask, [np.array([[100, 20], [100, 80], [160, 80], [160, 30]])], False, 1, 3)
+    kw = dict(line_width=3.0, max_extent=70.0, min_length=12.0, min_ratio=2.5, keep=6.0)
+    assert curled_branches(mask.astype(bool), **kw)[60:82, 98:162].any()  # taken without the test
+    assert not curled_branches(mask.astype(bool), min_hole=22.0, **kw).any()
+    # A digit's bowl (16 pixels of inscribed radius once closed) is still taken.
+    out = curled_branches(_welded_network(), min_hole=22.0, **kw)
+    assert out[40:70, 50:92].sum() > 0.5 * _welded_network()[40:70, 50:92].sum()
+
+
 def test_a_frame_around_countries_is_sea() -> None:
     img = _paper()
     h, w = img.shape[:2]
