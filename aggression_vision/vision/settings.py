@@ -500,7 +500,7 @@ class ReaderSettings:
     page_edge_min_length: float = 0.2
     page_corner_outside: float = 0.25
     page_outside_bright: float = 0.9
-    page_outside_fraction: float = 0.3
+    page_outside_fraction: float = 0.5
     page_analysis_px: int = 400
     page_prescale: float = 2.0
     page_canny_low: float = 15.0
@@ -510,7 +510,7 @@ class ReaderSettings:
     page_bright_fill: float = 0.85
     page_paper_saturation: float = 0.5
     page_step_far_px: float = 8.0
-    page_step_min: float = 20.0
+    page_step_min: float = 17.0
     page_step_near_px: float = 1.5
     page_step_crisp: float = 0.5
     page_side_search_px: float = 5.0
@@ -537,9 +537,9 @@ class ReaderSettings:
     paper_min_brightness: float = 0.6
     ink_darkness: float = 0.08
     ink_faint_median: float = 0.16
-    ink_faint_ratio: float = 0.3
-    ink_darkness_plain: float = 0.04
-    ink_faint_max_gain: float = 0.4
+    ink_faint_ratio: float = 0.25
+    ink_darkness_plain: float = 0.03
+    ink_faint_max_gain: float = 0.9
     ink_darkness_strong: float = 0.25
     ink_weak_extent: float = 8.0
     ink_min_blob: float = 6.0

@@ -188,6 +188,28 @@ def test_a_faint_pencil_drawing_on_plain_paper_is_ink() -> None:
     assert faint[0.0] < 0.5
 
 
+def test_a_faded_stretch_of_a_pencil_map_is_ink() -> None:
+    # A pencil map about 13% darker than the paper, faded over a stretch
+    # (glare, focus, a lighter hand) to 3.4%: more than a quarter of the
+    # drawing's darkness (erased lines are at most that), less than 0.04.
+    img = np.full((1050, 1400, 3), 235, np.uint8)
+    for x in (300, 700, 1100):
+        cv2.line(img, (x, 250), (x, 800), (205, 205, 205), 4)
+    for y in (250, 525, 800):
+        cv2.line(img, (300, y), (1100, y), (205, 205, 205), 4)
+        cv2.line(img, (800, y), (1000, y), (227, 227, 227), 4)
+    img = cv2.GaussianBlur(img, (0, 0), 1.0)
+    rng = np.random.default_rng(3)
+    img = np.clip(img + rng.normal(0, 1.5, img.shape), 0, 255).astype(np.uint8)
+    ink = find_ink(img, settings=ReaderSettings())
+    assert ink.mask[240:261, 810:990].any(axis=0).mean() > 0.9
+    # No paper grain comes in with it.
+    blank = ink.mask[300:500, 320:680]
+    assert blank.mean() < 0.001
+    old = replace(ReaderSettings(), ink_faint_ratio=0.3, ink_darkness_plain=0.04)
+    assert find_ink(img, settings=old).mask[240:261, 810:990].any(axis=0).mean() < 0.5
+
+
 def _ruled(dark_every: int, line_bgr: int, dark_bgr: int) -> np.ndarray:
     """Squared paper (2 px lines every 24 px), every ``dark_every``-th horizontal line darker."""
     h, w = 1050, 1400
