@@ -210,6 +210,14 @@ class MarksSettings:
         See ``fragment_whole_below``.
     fragment_height : float
         See ``fragment_whole_below``.
+    fragment_nothing_prob : float
+        A part read as nothing with at least this posterior is a fragment too, of any
+        height, beside a number of ``fragment_number_prob`` when the whole reads
+        below ``fragment_nothing_whole_below`` (a stroke of a border grouped with a
+        "36" read 6). (Dev photos 500-539, 600-639, 100-139, 300-329, marks stage on
+        HEAD 4640601's segmentations: 2 numbers read right, none lost.)
+    fragment_nothing_whole_below : float
+        See ``fragment_nothing_prob``.
     plain_fraction : float
         A page with a letter reading in fewer than this fraction of its countries names
         none (a sudoku: a stray letter reading is a misread digit, a "4" read as A, a
@@ -495,6 +503,8 @@ class MarksSettings:
     fragment_whole_below: float = 0.5
     fragment_number_prob: float = 0.95
     fragment_height: float = 0.6
+    fragment_nothing_prob: float = 0.9
+    fragment_nothing_whole_below: float = 0.6
     split_never_letters: str = "O"
     light_low: float = 0.08
     light_relative: float = 0.3
@@ -2734,17 +2744,19 @@ def resolve_splits(
                     replace(x, underlined=max(x.underlined, r.underlined)) if x.number else x
                     for x in best
                 )
-        if best is None and r.number is not None and r.probability < cfg.fragment_whole_below:
+        doubtful = max(cfg.fragment_whole_below, cfg.fragment_nothing_whole_below)
+        if best is None and r.number is not None and r.probability < doubtful:
             # A doubtful number whose split leaves a sure number of writing height beside
-            # a small piece: the piece is a fragment (of the next cell's digit, of a
-            # border) grouped with it ("7" and a piece of a 5 read 71).
+            # a small piece or one that surely reads as nothing: the piece is a fragment
+            # (of the next cell's digit, of a border) grouped with it ("7" and a piece of
+            # a 5 read 71).
             for a, b in zip(cand[::2], cand[1::2], strict=True):
                 for n, f in ((a, b), (b, a)):
                     if (
                         n.number is not None
                         and n.probability >= cfg.fragment_number_prob
                         and n.cluster.height >= cfg.number_min_height
-                        and f.cluster.height < cfg.fragment_height
+                        and _fragment(r, f, cfg)
                     ):
                         best = (n, _nothing(f))
                         break
@@ -2752,6 +2764,20 @@ def resolve_splits(
                     break
         out.extend(best if best else (r,))
     return out
+
+
+def _fragment(whole: ClusterReading, part: ClusterReading, cfg: MarksSettings) -> bool:
+    """Whether ``part`` of the split of ``whole`` (a number reading) is a fragment
+    grouped with the number (see ``fragment_whole_below`` and
+    ``fragment_nothing_prob``)."""
+    small = part.cluster.height < cfg.fragment_height
+    if small and whole.probability < cfg.fragment_whole_below:
+        return True
+    return (
+        part.text == ""
+        and part.probability >= cfg.fragment_nothing_prob
+        and whole.probability < cfg.fragment_nothing_whole_below
+    )
 
 
 def _light_ok(r: ClusterReading, cfg: MarksSettings) -> bool:

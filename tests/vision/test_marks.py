@@ -688,6 +688,12 @@ def test_a_doubtful_number_with_a_small_fragment_beside_it_is_the_sure_part() ->
     assert [r.text for r in resolve_splits(sure)] == ["71"]
     tall = [*readings[:2], replace(readings[2], cluster=replace(piece, height=1.0))]
     assert [r.text for r in resolve_splits(tall)] == ["71"]
+    # ... unless that part surely reads as nothing (a stroke of a border) and the whole
+    # is doubtful.
+    stroke = [*tall[:2], replace(tall[2], text="", probability=0.95)]
+    assert sorted(r.text for r in resolve_splits(stroke)) == ["", "7"]
+    stroke[0] = replace(stroke[0], probability=0.65)
+    assert [r.text for r in resolve_splits(stroke)] == ["71"]
 
 
 def test_doubtful_marks_take_the_second_networks_word() -> None:
