@@ -742,6 +742,8 @@ def linked_fragments(
     beside: float = 0.0,
     colour: NDArray[np.uint8] | None = None,
     contrast: float = 0.0,
+    short_length: float = 0.0,
+    short_reach: float = 0.0,
 ) -> NDArray[np.bool_]:
     """Writing pieces that continue the border network at both of their ends.
 
@@ -777,6 +779,11 @@ def linked_fragments(
         border.
         Without the working image no piece is taken for one.
     contrast : float
+    short_length, short_reach : float
+        Pixels: a piece shorter than ``min_length`` but at least
+        ``short_length`` long (a dash of a border drawn in dashes, a stretch
+        between two gaps) is border when both its ends lie within
+        ``short_reach`` of border ink. ``short_length`` 0 turns it off.
 
     Returns
     -------
@@ -793,7 +800,8 @@ def linked_fragments(
     # Both tests below bound the area: the ends' distance is at most the
     # box's diagonal, the skeleton at most that over min_straightness.
     diagonal = np.hypot(stats[:, cv2.CC_STAT_WIDTH], stats[:, cv2.CC_STAT_HEIGHT])
-    cand = (extent >= min_length) & (
+    shortest = short_length if 0 < short_length < min_length else min_length
+    cand = (extent >= shortest) & (
         area <= max_fill * diagonal / max(min_straightness, 1e-3) * line_width
     )
     cand[0] = False
@@ -805,22 +813,25 @@ def linked_fragments(
     todo = list(np.nonzero(cand)[0])
     for _ in range(rounds):
         dist = cv2.distanceTransform((~(borders | out)).astype(np.uint8), cv2.DIST_L2, 5)
-        left = []
-        taken = False
+        left: list[int] = []
+        taken: list[int] = []
         for k in todo:
             x, y, cw, ch = (int(v) for v in stats[k, :4])
             mine = labels[y : y + ch, x : x + cw] == k
+            near = reach if extent[k] >= min_length else short_reach
             if (
                 near_ruling is not None
                 and near_ruling[y : y + ch, x : x + cw][mine].mean() > max_on_ruling
             ):
                 continue
-            if dist[y : y + ch, x : x + cw][mine].min() > reach:
+            if dist[y : y + ch, x : x + cw][mine].min() > near:
                 left.append(k)
                 continue
             sk = thin(np.pad(mine, 1))
             length = float(sk.sum())
-            if area[k] > max_fill * length * line_width:
+            # (A short piece's round caps, thinned away, weigh more.)
+            caps = line_width if extent[k] < min_length else 0.0
+            if area[k] > max_fill * (length + caps) * line_width:
                 continue
             ends = np.argwhere(_loose_ends(sk)) - 1
             if len(ends) < 2 or len(ends) > LINK_MAX_ENDS:
@@ -831,7 +842,7 @@ def linked_fragments(
                 continue
             a = dist[y + ends[i][0], x + ends[i][1]]
             b = dist[y + ends[j][0], x + ends[j][1]]
-            if max(a, b) <= reach and beside > 0 and colour is not None:
+            if max(a, b) <= near and beside > 0 and colour is not None:
                 # Other writing alongside the piece, away from both its ends
                 # (where the next piece of a broken border would lie), in the
                 # piece's colour and not the borders': an underline.
@@ -851,15 +862,37 @@ def linked_fragments(
                         colour[y0:y1, x0:x1], me == 0, side, borders[y0:y1, x0:x1], contrast
                     ):
                         continue
-            if max(a, b) <= reach:
+            if max(a, b) <= near:
                 out[y : y + ch, x : x + cw] |= mine
-                taken = True
+                taken.append(k)
             else:
                 left.append(k)
-        todo = left
-        if not taken or not todo:
+        # Only pieces near one just taken can pass the next round (the
+        # distances elsewhere are the same).
+        todo = _near_boxes(stats, left, taken, max(reach, short_reach) + 1)
+        if not todo:
             break
     return out
+
+
+def _near_boxes(
+    stats: NDArray[np.int32], pieces: list[int], of: list[int], margin: float
+) -> list[int]:
+    """The ``pieces`` whose bounding box comes within ``margin`` of that of one of ``of``."""
+    if not pieces or not of:
+        return []
+    a = stats[pieces, :4].astype(np.float64)
+    b = stats[of, :4].astype(np.float64)
+    apart_x = np.maximum(
+        b[None, :, 0] - (a[:, None, 0] + a[:, None, 2]),
+        a[:, None, 0] - (b[None, :, 0] + b[None, :, 2]),
+    )
+    apart_y = np.maximum(
+        b[None, :, 1] - (a[:, None, 1] + a[:, None, 3]),
+        a[:, None, 1] - (b[None, :, 1] + b[None, :, 3]),
+    )
+    near = ((apart_x <= margin) & (apart_y <= margin)).any(axis=1)
+    return [k for k, n in zip(pieces, near, strict=True) if n]
 
 
 def _reading_order(centroids: list[tuple[float, float]], heights: list[float]) -> list[int]:
@@ -1564,6 +1597,8 @@ def segment(
             beside=settings.link_beside * lw,
             colour=work,
             contrast=settings.link_beside_contrast,
+            short_length=settings.link_short_length * lw,
+            short_reach=settings.link_short_reach * lw,
         )
         borders |= linked
         writing &= ~linked

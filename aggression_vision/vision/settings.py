@@ -463,6 +463,13 @@ class ReaderSettings:
     link_max_fill : float
         ... and its area at most this many times its skeleton's length times
         the line width.
+    link_short_length : float
+        A piece shorter than ``link_min_length`` but at least this many line
+        widths long (a dash of a border drawn in dashes; its skeleton's
+        length counted one line width longer, for its round caps) ...
+    link_short_reach : float
+        ... is border when both its ends lie within this many line widths of
+        border ink. ``link_short_length`` 0 turns it off.
     link_beside : float
         A straight piece of ink with writing within this many line widths
         beside it (away from its ends) is an underline, not a piece of
@@ -630,6 +637,8 @@ class ReaderSettings:
     link_min_length: float = 9.0
     link_straightness: float = 0.6
     link_max_fill: float = 1.3
+    link_short_length: float = 4.0  # a shorter piece (a dash) is linked ...
+    link_short_reach: float = 1.5  # ... only with both ends this close to border ink
     link_beside: float = 3.0
     link_beside_contrast: float = 15.0
     neck_end_reach: float = 1.5

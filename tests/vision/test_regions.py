@@ -598,6 +598,23 @@ def test_linked_fragments_takes_a_piece_between_borders_not_a_free_one() -> None
     assert not linked_fragments(borders, writing, reach=1 * lw, **kwargs).any()
 
 
+def test_linked_fragments_takes_a_dash_close_to_both_borders() -> None:
+    """A dash of a border drawn in dashes (shorter than min_length) between two lines."""
+    lw = 6.0
+    mask = np.zeros((120, 200), np.uint8)
+    cv2.line(mask, (10, 20), (190, 20), 1, 6)  # two border lines 60 px apart
+    cv2.line(mask, (10, 80), (190, 80), 1, 6)
+    borders = mask.astype(bool)
+    dash = np.zeros((120, 200), np.uint8)
+    cv2.line(dash, (60, 29), (60, 71), 1, 6)  # about 5 px gaps to both lines
+    cv2.line(dash, (140, 40), (140, 60), 1, 6)  # as short, but 17 px from both
+    writing = dash.astype(bool)
+    kw = dict(line_width=lw, min_length=9 * lw, min_straightness=0.6, max_fill=1.3, reach=3 * lw)
+    assert not linked_fragments(borders, writing, **kw).any()  # shorter than min_length
+    out = linked_fragments(borders, writing, short_length=4 * lw, short_reach=1.5 * lw, **kw)
+    assert out[50, 58:63].any() and not out[:, 130:].any()
+
+
 def test_a_short_border_piece_cut_off_by_gaps_separates_its_countries() -> None:
     img = _paper(1800, 1400)
     cv2.rectangle(img, (200, 200), (1600, 1200), INK, LW, cv2.LINE_AA)
