@@ -112,6 +112,9 @@ def paper_mask(
     a dark area stays dark. Next to the sheet's edge the paper estimate (a
     closing) is pulled up to the paper's brightness while the median stays
     dark: that band, which would look like a thick stroke, is not paper.
+    A heavy felt stroke or a filled symbol survives the median too; a dark
+    area wholly inside the paper (not touching the image's edge) and smaller
+    than ``paper_blob_max`` of the image is one, so it stays paper.
     """
     h, w = gray.shape
     f = 4
@@ -119,8 +122,19 @@ def paper_mask(
     med = cv2.medianBlur(small, 9).astype(np.float32)
     reference = cv2.resize(paper, (small.shape[1], small.shape[0]), interpolation=cv2.INTER_AREA)
     ok = med >= settings.paper_min_brightness * reference
+    ok |= _inner_blobs(~ok, settings.paper_blob_max)
     ok = cv2.resize(ok.astype(np.uint8), (w, h), interpolation=cv2.INTER_NEAREST).astype(bool)
     return ok
+
+
+def _inner_blobs(dark: NDArray[np.bool_], max_fraction: float) -> NDArray[np.bool_]:
+    """The components of ``dark`` that touch no image edge and are small."""
+    sh, sw = dark.shape
+    _, labels, stats, _ = cv2.connectedComponentsWithStats(dark.astype(np.uint8), connectivity=8)
+    x, y, bw, bh, area = stats.T
+    inner = (x > 0) & (y > 0) & (x + bw < sw) & (y + bh < sh) & (area < max_fraction * sh * sw)
+    inner[0] = False
+    return inner[labels]
 
 
 def _disk_kernel(size: int) -> NDArray[np.uint8]:

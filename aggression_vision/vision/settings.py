@@ -147,6 +147,9 @@ class ReaderSettings:
     paper_min_brightness : float
         Areas (wider than a stroke) darker than this fraction of the local
         paper estimate are not paper: the table or background around it.
+    paper_blob_max : float
+        A dark area wholly inside the paper smaller than this fraction of the
+        image is a heavy stroke (felt pen, a filled symbol), so paper, not table.
     ink_darkness : float
         A pixel is ink when it is at least this much darker than the local
         paper (0..1, fraction of the paper's brightness).
@@ -542,6 +545,7 @@ class ReaderSettings:
     page_margin: float = 0.012
     background_kernel: float = 0.03
     paper_min_brightness: float = 0.6
+    paper_blob_max: float = 0.01
     ink_darkness: float = 0.08
     ink_faint_median: float = 0.16
     ink_faint_ratio: float = 0.25

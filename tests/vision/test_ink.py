@@ -12,6 +12,7 @@ from aggression_vision.vision.ink import (
     _thick_across,
     connected_components,
     find_ink,
+    paper_mask,
 )
 from aggression_vision.vision.regions import segment
 from aggression_vision.vision.settings import ReaderSettings
@@ -523,3 +524,16 @@ def test_the_grain_of_the_table_does_not_hide_a_cut_off_sheets_ruling() -> None:
     truth = len(sample.document["countries"])
     assert truth == 29
     assert abs(len(seg.regions) - truth) <= 3
+
+
+def test_a_heavy_stroke_inside_the_sheet_is_paper_but_the_table_at_the_edge_is_not() -> None:
+    gray = np.full((1200, 1600), 235, np.uint8)
+    cv2.line(gray, (600, 400), (900, 400), 20, 48)  # a felt stroke wider than the median
+    gray[:, :80] = 60  # the table along the left edge
+    paper = np.full(gray.shape, 235, np.float32)
+    s = ReaderSettings()
+    kept = paper_mask(gray, paper, settings=s)
+    assert kept[400, 620:880].all()
+    assert not kept[:, :60].any()
+    dropped = paper_mask(gray, paper, settings=replace(s, paper_blob_max=0.0))
+    assert not dropped[400, 700:800].any()
