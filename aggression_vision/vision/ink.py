@@ -127,12 +127,21 @@ def paper_mask(
     return ok
 
 
+def touches_edge(stats: NDArray[np.int32], shape: tuple[int, int], margin: int) -> NDArray:
+    """Which components (rows of connected-components ``stats``) come within
+    ``margin`` pixels of the edge of an image of ``shape``."""
+    h, w = shape
+    x, y = stats[:, cv2.CC_STAT_LEFT], stats[:, cv2.CC_STAT_TOP]
+    x1 = x + stats[:, cv2.CC_STAT_WIDTH]
+    y1 = y + stats[:, cv2.CC_STAT_HEIGHT]
+    return (x <= margin) | (y <= margin) | (x1 >= w - margin) | (y1 >= h - margin)
+
+
 def _inner_blobs(dark: NDArray[np.bool_], max_fraction: float) -> NDArray[np.bool_]:
     """The components of ``dark`` that touch no image edge and are small."""
-    sh, sw = dark.shape
-    _, labels, stats, _ = cv2.connectedComponentsWithStats(dark.astype(np.uint8), connectivity=8)
-    x, y, bw, bh, area = stats.T
-    inner = (x > 0) & (y > 0) & (x + bw < sw) & (y + bh < sh) & (area < max_fraction * sh * sw)
+    _, labels, stats, _ = connected_components(dark.astype(np.uint8))
+    small = stats[:, cv2.CC_STAT_AREA] < max_fraction * dark.size
+    inner = small & ~touches_edge(stats, dark.shape, margin=0)
     inner[0] = False
     return inner[labels]
 

@@ -273,6 +273,9 @@ class MarksSettings:
         +8). 0.5 or more: off.
     underline_border_reach, underline_border_cover : float
         See ``underline_on_border``.
+    underline_border_inside : float
+        Writing heights above its box's bottom from which border ink under a number
+        counts (a number's foot may overlap the line it rests on).
     bar_elongation : float
         A component is a straight bar (a candidate underline) when its length is at
         least this many times its width (ratio of the principal axes).
@@ -533,6 +536,7 @@ class MarksSettings:
     underline_on_border: float = 0.05  # underline threshold of a number resting on a border
     underline_border_reach: float = 0.1  # writing heights below the box: resting on it
     underline_border_cover: float = 0.6  # share of its width the border runs under
+    underline_border_inside: float = 0.25  # writing heights inside the box looked at too
     bar_elongation: float = 3.0
     border_piece_elongation: float = 4.0
     border_piece_flat: float = 30.0
@@ -2484,6 +2488,21 @@ def read_clusters(
     ]
 
 
+def _doubtful_numbers(
+    readings: list[ClusterReading], text: Callable[[str], bool], below: float, cfg: MarksSettings
+) -> list[int]:
+    """Indices of the whole clusters of writing height whose reading's text passes
+    ``text`` with a posterior below ``below``: the numbers worth reading again."""
+    return [
+        i
+        for i, r in enumerate(readings)
+        if r.cluster.split_of is None
+        and text(r.text)
+        and r.probability < below
+        and r.cluster.height >= cfg.number_min_height
+    ]
+
+
 def _reread_turned(
     readings: list[ClusterReading],
     crops: list[NDArray[np.float32]],
@@ -2499,14 +2518,7 @@ def _reread_turned(
     """
     if not cfg.view_angles:
         return readings
-    pick = [
-        i
-        for i, r in enumerate(readings)
-        if r.cluster.split_of is None
-        and r.text.isdigit()
-        and r.probability < cfg.view_threshold
-        and r.cluster.height >= cfg.number_min_height
-    ]
+    pick = _doubtful_numbers(readings, str.isdigit, cfg.view_threshold, cfg)
     if not pick:
         return readings
     views = [rotate_ink(crops[i], a) for i in pick for a in cfg.view_angles]
@@ -2541,14 +2553,7 @@ def _reread_ones(
     that then read "11" are "11", with that view's posterior."""
     if cfg.ones_stretch <= 1.0:
         return readings
-    pick = [
-        i
-        for i, r in enumerate(readings)
-        if r.cluster.split_of is None
-        and r.text == "1"
-        and r.probability < cfg.ones_stretch_below
-        and r.cluster.height >= cfg.number_min_height
-    ]
+    pick = _doubtful_numbers(readings, "1".__eq__, cfg.ones_stretch_below, cfg)
     if not pick:
         return readings
     views = [
@@ -2933,8 +2938,8 @@ def _mark_on_border(
 ) -> list[ClusterReading]:
     """``readings`` with the clusters of their number readings marked ``on_border`` when
     border ink lies under at least ``underline_border_cover`` of their width, within
-    ``underline_border_reach`` writing heights of their box's bottom (from a quarter of
-    a writing height inside it). ``borders``: in the clusters' frame."""
+    ``underline_border_reach`` writing heights of their box's bottom (from
+    ``underline_border_inside`` inside it). ``borders``: in the clusters' frame."""
     if cfg.underline_on_border >= cfg.mark_threshold:
         return readings
     hh, ww = borders.shape
@@ -2945,7 +2950,7 @@ def _mark_on_border(
             continue
         x0, y0, x1, y1 = r.cluster.bbox
         text_h = (y1 - y0) / max(r.cluster.height, 1e-6)
-        top = max(0, int(round(y1 - 0.25 * text_h)))
+        top = max(0, int(round(y1 - cfg.underline_border_inside * text_h)))
         bottom = min(hh, int(round(y1 + cfg.underline_border_reach * text_h)) + 1)
         band = borders[top:bottom, max(0, x0) : min(ww, x1)]
         cover = float(band.any(axis=0).mean()) if band.size else 0.0

@@ -15,7 +15,12 @@ from numpy.typing import NDArray
 
 from aggression_vision.errors import MapNotFoundError
 from aggression_vision.vision.adjacency import drop_corner_contacts, find_adjacency, grow_labels
-from aggression_vision.vision.ink import components_holding, connected_components, find_ink
+from aggression_vision.vision.ink import (
+    components_holding,
+    connected_components,
+    find_ink,
+    touches_edge,
+)
 from aggression_vision.vision.page import extract_page
 from aggression_vision.vision.settings import ReaderSettings
 from aggression_vision.vision.types import Region, Segmentation
@@ -587,14 +592,6 @@ def _pockets(free: NDArray[np.bool_]) -> _Pockets:
     return count, labels, stats, inradius, centroids
 
 
-def _touches_border(stats: NDArray[np.int32], shape: tuple[int, int], margin: int) -> NDArray:
-    h, w = shape
-    x, y = stats[:, cv2.CC_STAT_LEFT], stats[:, cv2.CC_STAT_TOP]
-    x1 = x + stats[:, cv2.CC_STAT_WIDTH]
-    y1 = y + stats[:, cv2.CC_STAT_HEIGHT]
-    return (x <= margin) | (y <= margin) | (x1 >= w - margin) | (y1 >= h - margin)
-
-
 def _like_writing(
     colour: NDArray[np.uint8],
     piece: NDArray[np.bool_],
@@ -993,7 +990,7 @@ def _countries(
     free = ~borders
     count, pockets, stats, inradius, cents = measured or _pockets(free)
     area = stats[:, cv2.CC_STAT_AREA].astype(np.float64)
-    sea = _touches_border(stats, (h, w), margin=1)
+    sea = touches_edge(stats, (h, w), margin=1)
     is_country = (
         (inradius >= (min_inradius or settings.country_min_inradius) * lw)
         & (area >= settings.country_min_area * lw * lw)
@@ -1030,7 +1027,7 @@ def _countries(
 
 def _edge_labels(labels: NDArray[np.int32]) -> NDArray[np.int32]:
     """The labels found within a pixel of the image's edge: the sea, as in
-    :func:`_countries` (``_touches_border`` with margin 1)."""
+    :func:`_countries` (``touches_edge`` with margin 1)."""
     return np.concatenate(
         [labels[:2].ravel(), labels[-2:].ravel(), labels[:, :2].ravel(), labels[:, -2:].ravel()]
     )
