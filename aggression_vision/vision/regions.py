@@ -1517,6 +1517,30 @@ def welded_seeds(
     return seeds, barrier
 
 
+def _outline(
+    grown: NDArray[np.int32], label: int, stat: NDArray[np.int32], reach: float
+) -> NDArray[np.int32]:
+    """The outer contour (page coordinates) of the largest piece of ``label`` in ``grown``.
+
+    ``stat`` is the box of the label before growing (connected-components
+    statistics) and ``reach`` how far it grew (``grow_labels``): its chamfer
+    distances are at least the larger offset along x or y, so the grown label
+    lies in the box widened by ``reach``. The contours are traced in that box
+    (with a margin of paper, or the image's own edge) rather than over the
+    whole page: the same contours, in the same order, one box per country.
+    """
+    h, w = grown.shape
+    m = int(reach) + 2
+    x, y, bw, bh = (int(v) for v in stat[:4])
+    x0, y0 = max(0, x - m), max(0, y - m)
+    x1, y1 = min(w, x + bw + m), min(h, y + bh + m)
+    region_mask = (grown[y0:y1, x0:x1] == label).view(np.uint8)
+    contours, _ = cv2.findContours(
+        region_mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE, offset=(x0, y0)
+    )
+    return max(contours, key=cv2.contourArea)
+
+
 def segment(
     image: NDArray[np.uint8],
     *,
@@ -1784,9 +1808,7 @@ def segment(
     tol = settings.polygon_tolerance * lw
     for new, i in enumerate(order, start=1):
         k = ids[i]
-        region_mask = (grown == new).astype(np.uint8)
-        contours, _ = cv2.findContours(region_mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-        outline = max(contours, key=cv2.contourArea)
+        outline = _outline(grown, new, stats[k], settings.adjacency_reach * lw)
         outline = cv2.approxPolyDP(outline, tol, True).reshape(-1, 2).astype(np.float64)
         photo = _to_photo(outline, page.to_photo)
         x, y, cw, ch = (int(v) for v in stats[k, :4])

@@ -822,3 +822,24 @@ def test_welded_seeds_give_a_country_the_gap_closing_filled_beside_a_digit() -> 
         edge[:, 1:] = full[:, 1:] != full[:, :-1]
         dist = cv2.distanceTransform((~edge).astype(np.uint8), cv2.DIST_L2, 3)
         assert (dist[40:61, 58:61] > 9).any() == far
+
+
+def test_outline_traced_in_the_countrys_box_is_the_whole_page_one() -> None:
+    """``_outline`` traces a grown country in its box: the same contour as over the page
+    (a country at the image's corner, one grown into two pieces, one grown to the edge)."""
+    from aggression_vision.vision.regions import _outline
+
+    labels = np.zeros((60, 90), np.int32)
+    labels[0:20, 0:30] = 1
+    labels[25:40, 40:70] = 2
+    labels[31:57, 76:89] = 3
+    grown = labels.copy()
+    grown[42:44, 50:53] = 2  # a detached piece within the reach
+    grown[30:58, 75:90] = 3  # grown by one pixel, to the image's right edge
+    for label, reach in ((1, 0.0), (2, 4.0), (3, 1.0)):
+        _, _, stats, _ = cv2.connectedComponentsWithStats((labels == label).astype(np.uint8))
+        contours, _ = cv2.findContours(
+            (grown == label).astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE
+        )
+        whole = max(contours, key=cv2.contourArea)
+        assert np.array_equal(_outline(grown, label, stats[1], reach), whole)
