@@ -745,9 +745,16 @@ def read_page(
             frame_borders = turned.borders
             clusters, crops = extract_clusters(turned, cfg, splits=True, bars=False, light=True)
     if not turn:
+        voted = upright
         if not first.same_for_reading or cfg.outline_margin > 0:
             upright = {}  # (other crops)
         reading = first.for_reading()
+        if reading is not first and reading.cut is not None:
+            # The network's outputs for the voters cut alike for reading (see ``_Cutter``).
+            for crop, voter in reading.cut.reused:
+                row = voted.get(id(voter))
+                if row is not None and np.array_equal(crop, voter):
+                    upright[id(crop)] = row
         reading.add_light()
         clusters, crops = reading.with_splits()
         # (Boxes back in the page's frame.)
@@ -1158,6 +1165,18 @@ class _Extraction:
         for i in keep:
             groups.setdefault(find(i), []).append(i)
         cut = _Cutter(seg, cc, stats, comp_region, text_h, cfg, outline=self._outline)
+        prev = self.cut
+        if (
+            prev is not None
+            and prev.outline is None
+            and cut.outline is not None
+            and prev.cc is cc
+            and prev.stats is stats
+            and prev.text_h == text_h
+        ):
+            # The clusters cut for reading that the orientation vote cut alike
+            # (the same components, writing height and page): see ``_Cutter``.
+            cut.unoutlined = prev.memo
         self.cut, self.stats = cut, stats
         for comps in sorted(groups.values(), key=lambda c: (stats[c[0]][1], stats[c[0]][0])):
             cl, ink = cut(comps, faint=True)
@@ -1405,6 +1424,10 @@ def _touches(
     return bool(np.any(mask[y0:y1, x0:x1] & (near > 0)))
 
 
+#: A cluster cut out, its crop, and the crop as handed out (see ``_Cutter``).
+_Cut = tuple[Cluster, NDArray[np.float32], NDArray[np.float32]]
+
+
 class _Cutter:
     """Cuts the ink of a set of components out of the page (see :func:`extract_clusters`)."""
 
@@ -1436,6 +1459,15 @@ class _Cutter:
         self.min_area = cfg.min_component_area * lw * lw
         r = int(round(cfg.outline_margin * lw))
         self.outline = np.ones((2 * r + 1,) * 2, np.uint8) if outline and r > 0 else None
+        # Clusters cut without the outline step, by components and ``faint`` (cluster,
+        # crop, and the crop handed out); and those of a cutter without it on the same
+        # page and writing height: where the outline step takes nothing off, the rest
+        # of the cut is the same (``inner`` is what ``_light_ink`` works out without
+        # it), so its cluster and crop are taken. ``reused``: the crops so taken, each
+        # with the one the other cutter handed out.
+        self.memo: dict[tuple[tuple[int, ...], bool], _Cut] = {}
+        self.unoutlined: dict[tuple[tuple[int, ...], bool], _Cut] = {}
+        self.reused: list[tuple[NDArray[np.float32], NDArray[np.float32]]] = []
 
     def __call__(
         self, comps: list[int], *, faint: bool = False
@@ -1456,6 +1488,7 @@ class _Cutter:
         mask = cv2.dilate(own.view(np.uint8), self.grow) > 0
         region = int(self.comp_region[comps[0]])
         inner: NDArray[np.bool_] | None = None
+        took = False  # (whether the outline step takes ink off)
         if self.outline is not None:
             # Ink on or just inside the country's outline is printed grid or frame line
             # (a sudoku cell's corner welded to its digit) or lies outside the country
@@ -1473,6 +1506,12 @@ class _Cutter:
                 if long_.size:
                     cut = np.isin(lab, long_).astype(np.uint8)
                     mask &= cv2.dilate(cut, self.grow) == 0
+                    took = True
+            if not took and (key := (tuple(comps), faint)) in self.unoutlined:
+                same, same_ink, voted = self.unoutlined[key]
+                ink = same_ink.copy()
+                self.reused.append((ink, voted))
+                return same, ink
         dark = _paper_minus_gray(self.seg.gray[win], k)
         inside = dark[mask]
         top = _percentile90(inside) if inside.size else 0.0
@@ -1523,6 +1562,8 @@ class _Cutter:
         cl = Cluster(
             region, (x0, y0, x1, y1), tuple(comps), height, faint=added or found is not None
         )
+        if self.outline is None:
+            self.memo[(tuple(comps), faint)] = (cl, ink.copy(), ink)
         return cl, ink
 
     def _light_ink(

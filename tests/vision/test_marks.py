@@ -1020,3 +1020,30 @@ def test_letter_above_number_is_a_trial_split() -> None:
     assert _row_splits((1, 5), stats, 10, 0.25) == [([1], [5])]
     # ... more than that: one row.
     assert _row_splits((1, 5), stats, 10, 0.1) == []
+
+
+def test_a_cluster_cut_alike_for_the_vote_and_the_reading_is_the_same_cut(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The reading's cutter takes the orientation vote's cut of the same components
+    where the outline step takes nothing off: bit for bit what it would cut itself."""
+    from aggression_vision.vision import marks
+
+    call = marks._Cutter.__call__
+    taken = []
+
+    def checked(self, comps, *, faint=False):  # type: ignore[no-untyped-def]
+        got = call(self, comps, faint=faint)
+        if (tuple(comps), faint) in self.unoutlined:
+            memo, self.unoutlined = self.unoutlined, {}
+            fresh = call(self, comps, faint=faint)
+            self.unoutlined = memo
+            assert got[0] == fresh[0]
+            assert got[1].dtype == fresh[1].dtype and np.array_equal(got[1], fresh[1])
+            taken.append(comps)
+        return got
+
+    monkeypatch.setattr(marks._Cutter, "__call__", checked)
+    seg = _page([{"number": 12, "underlined": True}, {"number": 30, "letter": "K"}], seed=7)
+    assert read_marks(seg)[1].armies == 12
+    assert taken
