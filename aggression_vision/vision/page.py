@@ -200,8 +200,14 @@ def _sheet_by_lines(small: NDArray[np.uint8], *, settings: ReaderSettings) -> Co
     )
     if segs is None:
         return None
+    segs = segs.reshape(-1, 4)
+    if settings.page_quick_step > 0:
+        segs = segs[
+            _quick_steps(g, segs, settings=settings)
+            >= settings.page_quick_step * settings.page_step_min
+        ]
     lines = []  # (length, point on line, unit direction, normal to the paper)
-    for x1, y1, x2, y2 in segs.reshape(-1, 4)[: settings.page_max_segments]:
+    for x1, y1, x2, y2 in segs[: settings.page_max_segments]:
         a = np.array([x1, y1], np.float64)
         b = np.array([x2, y2], np.float64)
         step, n = _edge_step(g, a, b, settings=settings)
@@ -243,6 +249,25 @@ def _sheet_by_lines(small: NDArray[np.uint8], *, settings: ReaderSettings) -> Co
         if best is not None and not _holds_bright_area(small, best[1], settings=settings):
             best = None
     return None if best is None else order_corners(best[1])
+
+
+def _quick_steps(
+    gray: NDArray[np.float32], segs: NDArray[np.int32], *, settings: ReaderSettings
+) -> NDArray[np.float64]:
+    """The size of the brightness step across each segment x1, y1, x2, y2, roughly.
+
+    The median over 7 points of the difference at +- ``page_step_far_px``
+    (``_edge_step`` measures it over 30, with more tests).
+    """
+    a = segs[:, None, :2].astype(np.float64)
+    d = segs[:, None, 2:].astype(np.float64) - a
+    n = np.stack([-d[..., 1], d[..., 0]], axis=-1)
+    n /= np.maximum(1e-6, np.hypot(n[..., 0], n[..., 1]))[..., None]
+    pts = (a + np.linspace(0.1, 0.9, 7)[None, :, None] * d).reshape(-1, 2)
+    n = np.repeat(n, 7, axis=1).reshape(-1, 2)
+    reach = settings.page_step_far_px
+    far = _sample_across(gray, pts, n, reach) - _sample_across(gray, pts, n, -reach)
+    return np.abs(np.median(far.reshape(len(segs), 7), axis=1))
 
 
 def _side_turn(quad: NDArray[np.float64], frame_side: _Edge) -> float:
@@ -430,6 +455,34 @@ def _bright_blob(
     return blob, cv2.convexHull(max(contours, key=cv2.contourArea))
 
 
+def _paper_hull(
+    small: NDArray[np.uint8], *, settings: ReaderSettings
+) -> tuple[NDArray[np.int32], NDArray[np.float32], NDArray[np.uint8], float] | None:
+    """The sheet's area in ``small``, or None (see ``paper_area``).
+
+    Returns its convex hull (N, 2), the paper score image, the filled hull
+    (uint8 0/1) and the median paper score inside it.
+    """
+    sh, sw = small.shape[:2]
+    score = _paper_score(small, settings=settings)
+    found = _bright_blob(score, settings=settings)
+    if found is None:
+        return None
+    blob, hull = found
+    inside = np.zeros((sh, sw), np.uint8)
+    cv2.fillPoly(inside, [hull.reshape(-1, 2)], 1)
+    area = float(inside.mean())
+    if not (settings.page_min_area <= area <= settings.paper_area_max):
+        return None
+    if blob.sum() < settings.page_bright_fill * inside.sum():
+        return None
+    level = float(np.median(score[inside > 0]))
+    bright_outside = float(np.mean(score[inside == 0] >= settings.page_outside_bright * level))
+    if bright_outside > settings.paper_area_outside:
+        return None
+    return hull.reshape(-1, 2), score, inside, level
+
+
 def paper_area(image: NDArray[np.uint8], *, settings: ReaderSettings) -> NDArray[np.bool_] | None:
     """The part of ``image`` that is the sheet, when the background around it is clearly seen.
 
@@ -453,24 +506,10 @@ def paper_area(image: NDArray[np.uint8], *, settings: ReaderSettings) -> NDArray
     h, w = image.shape[:2]
     scale = settings.page_analysis_px / max(h, w)
     small = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
-    sh, sw = small.shape[:2]
-    score = _paper_score(small, settings=settings)
-    found = _bright_blob(score, settings=settings)
+    found = _paper_hull(small, settings=settings)
     if found is None:
         return None
-    blob, hull = found
-    inside = np.zeros((sh, sw), np.uint8)
-    cv2.fillPoly(inside, [hull.reshape(-1, 2)], 1)
-    area = float(inside.mean())
-    if not (settings.page_min_area <= area <= settings.paper_area_max):
-        return None
-    if blob.sum() < settings.page_bright_fill * inside.sum():
-        return None
-    level = float(np.median(score[inside > 0]))
-    bright_outside = float(np.mean(score[inside == 0] >= settings.page_outside_bright * level))
-    if bright_outside > settings.paper_area_outside:
-        return None
-    hull_full = np.round(hull.reshape(-1, 2).astype(np.float64) / scale).astype(np.int32)
+    hull_full = np.round(found[0].astype(np.float64) / scale).astype(np.int32)
     mask = np.zeros((h, w), np.uint8)
     cv2.fillPoly(mask, [hull_full], 1)
     m = max(1, int(round(settings.page_margin * max(h, w))))
@@ -551,6 +590,50 @@ def _edges_are_sharp(gray: NDArray[np.uint8], quad: Corners, *, settings: Reader
     return True
 
 
+def _sheet_box(
+    small: NDArray[np.uint8], f: float, shape: tuple[int, ...], *, settings: ReaderSettings
+) -> tuple[int, int, int, int] | None:
+    """The box x0, y0, x1, y1 (pixels of the image) around the sheet's area, or None.
+
+    ``small`` is the image shrunk by ``f``; ``shape`` the image's shape. None
+    when no sheet area is clearly seen, its box is not much smaller than the
+    image (``page_crop_max``), the background is not clearly darker than the
+    paper (``page_crop_dark``) or strokes lie outside the box
+    (``page_crop_stroke``): the whole image is the working area then.
+    """
+    if settings.page_crop_max <= 0:
+        return None
+    h, w = shape[:2]
+    g = settings.page_analysis_px / max(small.shape[:2])
+    tiny = cv2.resize(small, None, fx=g, fy=g, interpolation=cv2.INTER_AREA)
+    found = _paper_hull(tiny, settings=settings)
+    if found is None:
+        return None
+    hull, score, inside, level = found
+    bright = float(np.mean(score[inside == 0] >= settings.page_crop_dark * level))
+    if bright > settings.page_crop_outside:
+        return None
+    pts = hull.astype(np.float64) / (g * f)
+    pad = settings.page_crop_pad * max(h, w)
+    x0, y0 = np.maximum(0, np.floor(pts.min(axis=0) - pad)).astype(int)
+    x1 = int(min(w, np.ceil(pts[:, 0].max() + pad)))
+    y1 = int(min(h, np.ceil(pts[:, 1].max() + pad)))
+    if max(x1 - x0, y1 - y0) > settings.page_crop_max * max(h, w):
+        return None
+    k = settings.page_crop_stroke_px
+    gray = cv2.cvtColor(tiny, cv2.COLOR_BGR2GRAY)
+    hat = cv2.morphologyEx(
+        gray, cv2.MORPH_BLACKHAT, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
+    )
+    strokes = hat > settings.page_crop_stroke
+    box = np.zeros(strokes.shape, bool)
+    s = g * f
+    box[int(y0 * s) : int(np.ceil(y1 * s)), int(x0 * s) : int(np.ceil(x1 * s))] = True
+    if (strokes & ~box).sum() > settings.page_crop_beyond * (strokes & box).sum():
+        return None  # part of the drawing outside the box
+    return int(x0), int(y0), x1, y1
+
+
 def _sheet_size(corners: Corners, long_side: int) -> tuple[int, int]:
     """Width and height of the rectified sheet, from the corners' edge lengths."""
     tl, tr, br, bl = corners
@@ -628,11 +711,22 @@ def extract_page(
         to_photo = np.linalg.inv(to_working @ to_image)
         photo_quad = quad / f * photo_scale
         return Page(work, to_photo / to_photo[2, 2], photo_quad, True)
+    box = None if corners is not None else _sheet_box(small, f, image.shape, settings=settings)
+    x0, y0 = (0, 0) if box is None else box[:2]
+    if box is not None:
+        image = image[box[1] : box[3], box[0] : box[2]]
     h0, w0 = image.shape[:2]
-    s = min(1.0, settings.working_long_side / max(h0, w0))
-    work = cv2.resize(image, None, fx=s, fy=s, interpolation=cv2.INTER_AREA) if s < 1 else image
+    s = settings.working_long_side / max(h0, w0)
+    if box is None or s < 1:
+        s = min(1.0, s)  # a crop is enlarged to the working scale; a small photo is not
+    if s < 1:
+        work = cv2.resize(image, None, fx=s, fy=s, interpolation=cv2.INTER_AREA)
+    elif s > 1:
+        work = cv2.resize(image, None, fx=s, fy=s, interpolation=cv2.INTER_LINEAR)
+    else:
+        work = image
     sy = work.shape[0] / h0
     sx = work.shape[1] / w0
-    to_working = np.diag([sx, sy, 1.0])
+    to_working = np.diag([sx, sy, 1.0]) @ np.array([[1.0, 0, -x0], [0, 1.0, -y0], [0, 0, 1.0]])
     to_photo = np.linalg.inv(to_working @ to_image)
     return Page(np.ascontiguousarray(work), to_photo, None, False)

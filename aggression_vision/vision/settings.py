@@ -104,7 +104,12 @@ class ReaderSettings:
     page_hough_gap_px : int
         ... bridging gaps up to this many pixels along it.
     page_max_segments : int
-        Only the first this many Hough segments are tested as paper edges.
+        Only the first this many Hough segments are tested as paper edges ...
+    page_quick_step : float
+        ... of those whose brightness step at +- ``page_step_far_px``, taken
+        roughly at a few points, is at least this fraction of
+        ``page_step_min`` (the ruling of squared or Seyes paper gives many
+        segments with no step); 0: all segments.
     page_merge_cos : float
         Two paper-edge segments are the same edge when their normals' cosine
         exceeds this (within 5.7 degrees) ...
@@ -140,6 +145,28 @@ class ReaderSettings:
     page_margin : float
         Band removed along the rectified sheet's edges, as a fraction of its long
         side (paper edge shadows and the torn/curled border).
+    page_crop_max : float
+        When no sheet is rectified, the working image is cropped to the box of
+        the sheet's area (``paper_area``'s hull) when that box's long side is at
+        most this fraction of the photo's (more pixels for the drawing); 0: off.
+    page_crop_pad : float
+        Padding around that box, as a fraction of the photo's long side.
+    page_crop_dark : float
+        The crop needs a clearly darker background: at most
+        ``page_crop_outside`` of the photo outside the sheet's area may score
+        this fraction of the sheet's paper level (glare, a bright table or
+        paper outside a wrong area fail).
+    page_crop_outside : float
+        See ``page_crop_dark``.
+    page_crop_stroke : float
+        ... and the drawing must lie in the box: pixels darker by this much
+        than their surroundings (a black-hat of ``page_crop_stroke_px``) outside
+        it may be at most ``page_crop_beyond`` of those inside (a shadowed part
+        of the sheet outside the bright area holds strokes).
+    page_crop_stroke_px : int
+        See ``page_crop_stroke``.
+    page_crop_beyond : float
+        See ``page_crop_stroke``.
     background_kernel : float
         Size of the paper-background estimate (morphological closing), as a
         fraction of the working long side; larger than any stroke, smaller than
@@ -529,6 +556,7 @@ class ReaderSettings:
     page_hough_votes: int = 40
     page_hough_gap_px: int = 8
     page_max_segments: int = 60
+    page_quick_step: float = 0.7
     page_merge_cos: float = 0.995
     page_merge_px: float = 4.0
     page_max_edges: int = 8
@@ -543,6 +571,13 @@ class ReaderSettings:
     page_warp_oversampling: float = 1.25
     page_frame_margin: float = 0.01
     page_margin: float = 0.012
+    page_crop_max: float = 0.9
+    page_crop_pad: float = 0.01
+    page_crop_dark: float = 0.6
+    page_crop_outside: float = 0.05
+    page_crop_stroke: float = 15.0
+    page_crop_stroke_px: int = 7
+    page_crop_beyond: float = 0.01
     background_kernel: float = 0.03
     paper_min_brightness: float = 0.6
     paper_blob_max: float = 0.01

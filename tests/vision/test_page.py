@@ -8,6 +8,7 @@ import numpy as np
 from aggression_vision.vision.page import (
     _drawing_beyond,
     _edge_step,
+    _quick_steps,
     _sheet_by_lines,
     extract_page,
     find_sheet,
@@ -157,3 +158,48 @@ def test_a_sheet_on_a_table_as_bright_in_places_is_found() -> None:
     assert np.abs(edges * 3 - corners).max() < 0.02 * w
     strict = replace(ReaderSettings(), page_outside_fraction=0.3)
     assert _sheet_by_lines(small, settings=strict) is None
+
+
+def test_a_sheet_in_a_corner_of_the_photo_is_cropped_to() -> None:
+    # A tilted sheet whose two other sides run out of the photo: no four edges
+    # to rectify, but the table around it is clearly darker.
+    h, w = 2000, 1500
+    img = np.full((h, w, 3), 50, np.uint8)
+    corners = np.array([[-200.0, 1000.0], [700.0, 900.0], [800.0, 2300.0], [-200.0, 2300.0]])
+    cv2.fillPoly(img, [np.round(corners).astype(np.int32)], (225, 225, 225))
+    cv2.rectangle(img, (100, 1300), (600, 1800), (40, 40, 40), 4)  # a drawn map
+    assert find_sheet(img, settings=ReaderSettings()) is None
+    whole = extract_page(img, settings=replace(ReaderSettings(), page_crop_max=0.0))
+    assert whole.image.shape[:2] == (1400, 1050)
+    page = extract_page(img, settings=ReaderSettings())
+    assert not page.rectified
+    assert max(page.image.shape[:2]) == ReaderSettings().working_long_side
+    # The working image is the box around the sheet, the map at a larger scale.
+    ph, pw = page.image.shape[:2]
+    box = np.array([[0, 0, 1], [pw, ph, 1]], float) @ page.to_photo.T
+    x0, y0, x1, y1 = (box[:, :2] / box[:, 2:]).ravel()
+    assert x0 <= 1 and x1 < 850 and 850 < y0 < 900 and y1 >= h - 1
+    gray = cv2.cvtColor(page.image, cv2.COLOR_BGR2GRAY)
+    to_working = np.linalg.inv(page.to_photo)
+    corner = to_working @ np.array([100.0, 1300.0, 1.0])
+    cx, cy = np.round(corner[:2] / corner[2]).astype(int)
+    assert gray[cy - 2 : cy + 3, cx - 2 : cx + 3].min() < 100  # the map's corner
+    # A part of the sheet in deep shadow, with the drawing going on in it, is
+    # outside the bright area: the box would cut the map.
+    cv2.rectangle(img, (900, 0), (1500, 2000), (80, 80, 80), -1)
+    cv2.rectangle(img, (950, 300), (1400, 800), (20, 20, 20), 4)
+    shadowed = extract_page(img, settings=ReaderSettings())
+    assert shadowed.image.shape[:2] == (1400, 1050)
+
+
+def test_ruling_lines_have_no_quick_step_and_a_paper_edge_has() -> None:
+    # Analysis scale: a paper edge at x = 100 (table left, paper right) and a
+    # printed ruling line on the paper at x = 250. Only the edge is tested.
+    gray = np.full((300, 400), 60.0, np.float32)
+    gray[:, 100:] = 220.0
+    gray[:, 249:252] = 150.0
+    segs = np.array([[100, 20, 100, 280], [250, 20, 250, 280]], np.int32)
+    steps = _quick_steps(gray, segs, settings=ReaderSettings())
+    assert steps[0] > 100 and steps[1] < 5
+    kept = steps >= ReaderSettings().page_quick_step * ReaderSettings().page_step_min
+    assert kept.tolist() == [True, False]
