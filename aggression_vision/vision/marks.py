@@ -437,6 +437,24 @@ class MarksSettings:
         (at least ``grid_keep``; only its pixels lighter than ``grid_keep`` are taken),
         off the region stage's borders (a sudoku's grid). 1 (was ``grid_keep`` 0.5):
         ruling on a pencil page is about as dark as the writing.
+    ruling_contrast : float
+        A number read as crossed out (after ``second_crossed``) is read again with the
+        printed ruling running through its window taken out of its crop (see
+        :func:`_ruling_darkness`): a straight line at the slant of the ink's edges around
+        the cluster (or ``ruling_step`` degrees either side, within ``ruling_angle`` of
+        the window's rows or columns) whose median darkness on both sides of the
+        cluster's box exceeds the sides' paper by at least this fraction of the
+        writing's darkness. The crop's pixels along it no darker than ``ruling_keep``
+        times the line are blanked (a pen stroke crossing it is darker); the networks'
+        word on the cleaned crop decides the cross-out, and its text replaces the
+        reading's when it is a number read more surely. A printed line through the
+        digits reads as a strike: on the dev photos 5-9% of the numbers on grid paper
+        were read as crossed out that were not, 2% on plain paper. (Cached
+        segmentations of the 150 dev photos: conquered right 3246 -> 3271 of 3465,
+        invented cross-outs 91 -> 67, real ones found 351 -> 352; armies 2007 -> 2011.)
+        1 or more: off.
+    ruling_keep, ruling_angle, ruling_step : float
+        See ``ruling_contrast``.
     second_crossed : float
         A number reading (a whole cluster) read as crossed out with more than this
         probability is also read by the second network (``models/marks_second.onnx``:
@@ -572,6 +590,10 @@ class MarksSettings:
     grid_margin: float = 0.3
     grid_keep: float = 0.5
     grid_find: float = 1.0
+    ruling_contrast: float = 0.15  # a printed line's darkness over the paper's, of the writing's
+    ruling_keep: float = 1.5  # a pixel on a line up to this many times its darkness: the line
+    ruling_angle: float = 40.0  # degrees either side of the window's rows (columns) tried
+    ruling_step: float = 2.0  # degrees between the slants tried
     second_crossed: float = 0.5
     second_crossed_weight: float = 1.0
     second_underline: tuple[float, float] = (0.1, 0.9)
@@ -601,6 +623,10 @@ class Cluster:
     light: bool = False
     #: Whether a border runs right under it (see ``MarksSettings.underline_on_border``).
     on_border: bool = False
+    #: The top-left corner of its crop in the frame it was cut in, and the writing's
+    #: darkness the crop is scaled by (see :func:`_reread_ruled`).
+    origin: tuple[int, int] = (0, 0)
+    top: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -713,6 +739,7 @@ def read_page(
     seg_full = seg
     frame_borders = seg.borders  # (the borders in the clusters' frame)
     seg, (ox, oy) = _map_window(seg, cfg.map_margin)
+    frame_gray = seg_full.gray  # (the grey in the clusters' frame)
     first = _Extraction(seg, cfg, vote=True)
     clusters, crops = first.clusters, first.crops
     net = digits.load_net() if crops else None
@@ -743,6 +770,7 @@ def read_page(
             # by side and which are stacked depends on which way is up.
             turned = _rotate_window(seg, (ox, oy), seg_full.gray.shape, turn)
             frame_borders = turned.borders
+            frame_gray = turned.gray
             clusters, crops = extract_clusters(turned, cfg, splits=True, bars=False, light=True)
     if not turn:
         voted = upright
@@ -759,7 +787,11 @@ def read_page(
         clusters, crops = reading.with_splits()
         # (Boxes back in the page's frame.)
         clusters = [
-            replace(c, bbox=(c.bbox[0] + ox, c.bbox[1] + oy, c.bbox[2] + ox, c.bbox[3] + oy))
+            replace(
+                c,
+                bbox=(c.bbox[0] + ox, c.bbox[1] + oy, c.bbox[2] + ox, c.bbox[3] + oy),
+                origin=(c.origin[0] + ox, c.origin[1] + oy),
+            )
             for c in clusters
         ]
     else:
@@ -782,6 +814,8 @@ def read_page(
         readings = _reread_ones(readings, crops, net, cfg)
     if net is not None:
         readings = second_opinion(readings, crops, cfg, inputs=inputs)
+        if cfg.ruling_contrast < 1.0:
+            readings = _reread_ruled(readings, crops, frame_gray, net, cfg)
     # Light pieces are only taken for a confident number, not a lone stroke (paper
     # texture, a shadow's edge or a faint printed mark reads as something else, as
     # nothing sure or as a 1): the others read as nothing.
@@ -1543,9 +1577,9 @@ class _Cutter:
                 sx0, sx1 = max(0, x0 - pad - k), min(ww, x1 + pad + k)
                 mask = mask[:, sx0 - bx0 : sx1 - bx0]
                 dark = dark[:, sx0 - bx0 : sx1 - bx0]
+        # (ox: the window's left edge, narrowed when no faint writing was found.)
+        ox = bx0 if mask.shape[1] == bx1 - bx0 else max(0, x0 - pad - k)
         if self.cfg.grid_span < 1 and top > 0:
-            ox = bx0 if mask.shape[1] == bx1 - bx0 else max(0, x0 - pad - k)
-            # (ox: the window's left edge, narrowed when no faint writing was found.)
             mask &= ~_printed_lines(
                 dark,
                 (x0 - ox, y0 - by0, x1 - ox, y1 - by0),
@@ -1560,7 +1594,13 @@ class _Cutter:
         ink[~mask] = 0.0
         height = (y1 - y0) / self.text_h
         cl = Cluster(
-            region, (x0, y0, x1, y1), tuple(comps), height, faint=added or found is not None
+            region,
+            (x0, y0, x1, y1),
+            tuple(comps),
+            height,
+            faint=added or found is not None,
+            origin=(int(ox), int(by0)),
+            top=float(top),
         )
         if self.outline is None:
             self.memo[(tuple(comps), faint)] = (cl, ink.copy(), ink)
@@ -1789,6 +1829,161 @@ def _printed_lines(
     if drop.any():
         drop &= dark < hi
     return drop
+
+
+def _ruling_darkness(
+    dark: NDArray[np.float32],
+    box: tuple[int, int, int, int],
+    top: float,
+    text_h: float,
+    cfg: MarksSettings,
+) -> NDArray[np.float32] | None:
+    """Darkness of the printed ruling lines running through a cluster's window.
+
+    ``dark``: the window's darkness over the paper; ``box``: the cluster's box in it;
+    ``top``: the writing's darkness. The ruling's slant is the dominant direction of the
+    ink's edges around the box (modulo a quarter turn: a grid's two families agree);
+    lines at about that slant are looked for along the rows, then the columns
+    (:func:`_sheared_lines`). Returns the lines' darkness at each pixel (0 off them), or
+    None when there is none.
+    """
+    x0, y0, x1, y1 = box
+    capped = np.minimum(dark, top)
+    gx = cv2.Sobel(capped, cv2.CV_32F, 1, 0, ksize=3)
+    gy = cv2.Sobel(capped, cv2.CV_32F, 0, 1, ksize=3)
+    gx[y0:y1, x0:x1] = 0.0
+    gy[y0:y1, x0:x1] = 0.0
+    # Edge directions four times over (a quarter turn is a full one), weighted by the
+    # edges' strength: the mean's angle / 4 is the grid's slant. (As cos 4a = ... in
+    # the gradient's components, from every other pixel: a line is 2-3 pixels wide.)
+    gx, gy = gx[::2, ::2], gy[::2, ::2]
+    xx, yy = gx * gx, gy * gy
+    r2 = xx + yy + 1e-6
+    c2, s2 = xx - yy, 2 * gx * gy
+    w = 1.0 / (r2 * np.sqrt(r2))  # (|g| (cos 4a, sin 4a) = (c2^2 - s2^2, 2 c2 s2) / |g|^3)
+    c4, s4 = float(np.sum((c2 * c2 - s2 * s2) * w)), float(np.sum(2 * c2 * s2 * w))
+    slant = float(np.degrees(np.arctan2(s4, c4))) / 4.0
+    step = cfg.ruling_step
+    slants = [a + d for a in (slant, -slant) for d in (-step, 0.0, step)]
+    slopes = np.tan(np.radians(np.clip(slants, -cfg.ruling_angle, cfg.ruling_angle)))
+    rows = _sheared_lines(capped, (x0, x1), top, text_h, cfg, slopes)
+    cols = _sheared_lines(np.ascontiguousarray(capped.T), (y0, y1), top, text_h, cfg, slopes)
+    if rows is None and cols is None:
+        return None
+    if cols is None:
+        return rows
+    return cols.T if rows is None else np.maximum(rows, cols.T)
+
+
+def _sheared_lines(
+    capped: NDArray[np.float32],
+    span: tuple[int, int],
+    top: float,
+    text_h: float,
+    cfg: MarksSettings,
+    slopes: NDArray[np.float64],
+) -> NDArray[np.float32] | None:
+    """Darkness of straight lines running along the rows of ``capped`` (darkness capped
+    at ``top``) at one of the ``slopes`` (rows per column) through both sides of the
+    columns ``span`` (the cluster's box), each side at least ``grid_margin`` writing
+    heights wide; see ``MarksSettings.ruling_contrast``. The slope whose lines are the
+    darkest is taken; None when no line is found."""
+    h, w = capped.shape
+    a0, a1 = span
+    margin = max(3.0, cfg.grid_margin * text_h)
+    if a0 < margin or w - a1 < margin or h < 3:
+        return None
+    xs = np.r_[0:a0, a1:w]
+    mid = (a0 + a1) / 2.0
+    sides = capped[:, xs].ravel()
+    need = float(np.partition(sides, sides.size // 2)[sides.size // 2])
+    need += cfg.ruling_contrast * top
+    # Every slope at once, (slope, row, side column), the window padded with paper above
+    # and below: a line's darkness is the median along it on the weaker side (a stroke
+    # across a side is no line).
+    shift = np.rint(slopes[:, None] * (xs - mid)).astype(np.intp)
+    pad = int(np.abs(shift).max(initial=0))
+    padded = np.pad(capped, ((pad, pad), (0, 0)))
+    vals = padded[np.arange(pad, pad + h)[None, :, None] + shift[:, None, :], xs]
+    n0, n1 = a0 // 2, (len(xs) - a0) // 2
+    level = np.minimum(
+        np.partition(vals[:, :, :a0], n0, axis=2)[:, :, n0],
+        np.partition(vals[:, :, a0:], n1, axis=2)[:, :, n1],
+    )
+    score = np.maximum(level - need, 0.0).sum(axis=1)
+    k = int(np.argmax(score))
+    if score[k] <= 0:
+        return None
+    out = np.zeros((h, w), np.float32)
+    cols = np.arange(w)
+    ys = np.flatnonzero(level[k] >= need)
+    # (Along one column the lines' rows stay apart: no pixel is written twice.)
+    at = ys[:, None] + np.rint(slopes[k] * (cols - mid)).astype(np.intp)[None, :]
+    ok = (at >= 0) & (at < h)
+    out[at[ok], np.broadcast_to(cols, at.shape)[ok]] = np.broadcast_to(
+        level[k, ys][:, None], at.shape
+    )[ok]
+    # (A printed line wavers by a pixel: one row either side too.)
+    return np.asarray(cv2.dilate(out, np.ones((3, 1), np.uint8)), np.float32)
+
+
+def _reread_ruled(
+    readings: list[ClusterReading],
+    crops: list[NDArray[np.float32]],
+    gray: NDArray[np.uint8],
+    net: digits.MarkNet,
+    cfg: MarksSettings,
+) -> list[ClusterReading]:
+    """The numbers read as crossed out, read again with the printed ruling through them
+    taken out of their crops (see ``MarksSettings.ruling_contrast``).
+
+    ``gray``: the grey image in the frame the clusters were cut in. Only the cross-out
+    changes: the first network's word on the cleaned crop, the second network's
+    (``second_crossed``, ``second_crossed_weight``) when the first reads it as crossed.
+    """
+    cleaned: dict[int, NDArray[np.float32]] = {}
+    for i, r in enumerate(readings):
+        cl = r.cluster
+        if cl.split_of is not None or not r.text.isdigit() or r.crossed <= cfg.mark_threshold:
+            continue
+        if cl.top <= 0:
+            continue
+        crop = crops[i]
+        h, w = crop.shape
+        ox, oy = cl.origin
+        win = gray[oy : oy + h, ox : ox + w]
+        if win.shape != crop.shape:
+            continue
+        text_h = (cl.bbox[3] - cl.bbox[1]) / max(cl.height, 1e-6)
+        k = max(3, int(round(cfg.background_kernel * text_h)) | 1)
+        box = (cl.bbox[0] - ox, cl.bbox[1] - oy, cl.bbox[2] - ox, cl.bbox[3] - oy)
+        lines = _ruling_darkness(_paper_minus_gray(win, k), box, cl.top, text_h, cfg)
+        if lines is None:
+            continue
+        # Pixels on a line no darker than the line (times ``ruling_keep``) are the line;
+        # a pen stroke crossing it is darker and kept.
+        # (No pixel of the crop on a line: the same crop, the same reading.)
+        on_line = (crop * cl.top <= cfg.ruling_keep * lines) & (crop > 0)
+        if on_line.any():
+            cleaned[i] = np.where(on_line, 0.0, crop).astype(np.float32)
+    if not cleaned:
+        return readings
+    pick = list(cleaned)
+    x = np.stack([digits.to_input(cleaned[i]) for i in pick])
+    first = net.run(x)
+    crossed = first.crossed.astype(np.float64)
+    texts, probs, _, _ = _readings(first.logprobs, pairs=cfg.pair_vocabulary)
+    ask = [j for j in range(len(pick)) if crossed[j] > cfg.second_crossed]
+    if ask and cfg.second_crossed < 1.0:
+        again = digits.load_second_net().run(x[ask]).crossed
+        wt = cfg.second_crossed_weight
+        crossed[ask] = (1 - wt) * crossed[ask] + wt * again
+    out = list(readings)
+    for j, i in enumerate(pick):
+        out[i] = replace(readings[i], crossed=float(crossed[j]))
+        if texts[j].isdigit() and probs[j] > readings[i].probability:
+            out[i] = replace(out[i], text=texts[j], probability=float(probs[j]))
+    return out
 
 
 def _paper_minus_gray(gray: NDArray[Any], k: int) -> NDArray[np.float32]:

@@ -1047,3 +1047,29 @@ def test_a_cluster_cut_alike_for_the_vote_and_the_reading_is_the_same_cut(
     seg = _page([{"number": 12, "underlined": True}, {"number": 30, "letter": "K"}], seed=7)
     assert read_marks(seg)[1].armies == 12
     assert taken
+
+
+def test_printed_ruling_through_a_crossed_number_is_found_at_its_slant() -> None:
+    """A light printed line crossing a cluster's window on both sides, at a slant, is
+    found along its slant with its darkness; a cross-out stroke that stops near the
+    digits is not, nor is a line on one side only."""
+    from aggression_vision.vision.marks import _ruling_darkness
+
+    cfg = MarksSettings()
+    text_h, top = 40.0, 200.0
+    h, w = 100, 160
+    box = (50, 30, 110, 70)
+    dark = np.zeros((h, w), np.float32)
+    cv2.line(dark, (0, 40), (w - 1, 54), 80.0, 2)  # printed ruling, about 5 degrees
+    cv2.line(dark, (45, 62), (115, 58), 200.0, 3)  # a cross-out, inside the box's columns
+    lines = _ruling_darkness(dark, box, top, text_h, cfg)
+    assert lines is not None
+    for x in (5, 80, 150):
+        y = int(round(40 + 14 * x / (w - 1)))
+        assert lines[y - 1 : y + 2, x].max() >= 60.0
+    assert lines[58:63, 60:100].max() == 0.0  # the cross-out is no ruling
+    half = dark.copy()
+    half[:, 110:] = 0.0
+    half[58:63, 45:116] = 0.0
+    cv2.line(half, (45, 62), (115, 58), 200.0, 3)
+    assert _ruling_darkness(half, box, top, text_h, cfg) is None
