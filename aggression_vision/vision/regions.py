@@ -1448,7 +1448,52 @@ def _protrusions(
     if not edge.any():
         return np.zeros((h, w), dtype=bool)
     far = cv2.distanceTransform((~edge).astype(np.uint8), cv2.DIST_L2, 3)
-    return borders & (far > settings.protrusion_distance * line_width)
+    stub = borders & (far > settings.protrusion_distance * line_width)
+    if settings.protrusion_root > 0 and stub.any():
+        stub = _protrusion_roots(
+            stub,
+            borders & (far > settings.protrusion_root * line_width),
+            max_extent=settings.protrusion_root_extent * line_width,
+            min_tip=settings.protrusion_root_tip * line_width**2,
+            reach=2 * (settings.protrusion_distance - settings.protrusion_root) * line_width,
+        )
+    return stub
+
+
+def _protrusion_roots(
+    stub: NDArray[np.bool_],
+    loose: NDArray[np.bool_],
+    *,
+    max_extent: float,
+    reach: float,
+    min_tip: float,
+) -> NDArray[np.bool_]:
+    """``stub`` with the ink of ``loose`` within ``reach`` pixels of it, in
+    the pieces of ``loose`` at most ``max_extent`` pixels long that hold at
+    least ``min_tip`` pixels of ``stub`` (:func:`_protrusions`).
+
+    A digit welded to a border sticks out of its country farther than the
+    protrusion distance only at its far end; the strokes that join it to
+    the border lie nearer the boundary, yet clear of the border's own line
+    (``loose``: border ink a little off every boundary). Only the stretch
+    next to a sizeable protrusion is taken: a thick or wobbly border's edge
+    is off the boundary too, along the line, and a tick or a sharp corner
+    sticks out a little.
+    """
+    count, pieces, stats, _ = connected_components((loose | stub).view(np.uint8))
+    tip_area = np.bincount(pieces[stub], minlength=count)
+    extent = np.maximum(stats[:, cv2.CC_STAT_WIDTH], stats[:, cv2.CC_STAT_HEIGHT])
+    held = (tip_area >= min_tip) & (extent <= max_extent)
+    held[0] = False
+    out = stub.copy()
+    for k in np.nonzero(held)[0]:
+        x, y, cw, ch = (int(v) for v in stats[k, :4])
+        win = np.s_[y : y + ch, x : x + cw]
+        mine = pieces[win] == k
+        tips = (stub[win] & mine).view(np.uint8)
+        near = cv2.distanceTransform(1 - tips, cv2.DIST_L2, 3) <= reach
+        out[win] |= mine & near
+    return out
 
 
 def welded_seeds(

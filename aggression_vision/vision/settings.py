@@ -420,6 +420,15 @@ class ReaderSettings:
         Border ink farther than this many line widths from every boundary
         between countries sticks out into a country: it is writing touching
         a border.
+    protrusion_root : float
+        Border ink farther than this many line widths from every boundary,
+        in a writing-sized piece that holds a protrusion, is writing too (the
+        strokes that join a welded digit to its border). 0 turns it off.
+    protrusion_root_extent : float
+        Line widths: a longer piece of that ink is a border's ragged edge.
+    protrusion_root_tip : float
+        Square line widths: a smaller protrusion (a tick, a corner's
+        overshoot) is not followed back to its border.
     welded_writing : bool
         The protrusion test first gives each country the paper that gap
         closing filled, or left in pockets, touching that country only (a
@@ -659,6 +668,9 @@ class ReaderSettings:
     corner_contact_ratio: float = 0.6
     stub_country_inradius: float = 2.0
     protrusion_distance: float = 2.0
+    protrusion_root: float = 1.0  # off every boundary and joined to a protrusion: writing
+    protrusion_root_extent: float = 8.0  # longest piece so extended (line widths)
+    protrusion_root_tip: float = 3.0  # least protrusion so extended (square line widths)
     welded_writing: bool = True
     swallowed_min_area: float = 80.0
     cut_pocket_inradius: float = 3.5

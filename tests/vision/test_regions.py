@@ -457,6 +457,29 @@ def test_a_welded_one_tied_to_the_border_across_is_writing() -> None:
     assert _cell_of(seg, cx - 15, cy) == _cell_of(seg, cx + 15, cy)
 
 
+def test_a_digit_welded_to_a_border_is_writing_down_to_the_border() -> None:
+    # Two countries split by a vertical line; a "7" hangs on the line by the
+    # end of its bar, its foot near the line. Only its corner sticks out
+    # beyond protrusion_distance: the strokes that join it to the line are
+    # writing too.
+    rng = np.random.default_rng(5)
+    img = _paper()
+    cv2.rectangle(img, (150, 120), (750, 600), INK, LW, cv2.LINE_AA)
+    cv2.polylines(img, [_wobbly((450, 120), (450, 600), rng)], False, INK, LW, cv2.LINE_AA)
+    seven = np.array([[451, 340], [468, 340], [459, 372]], np.int32).reshape(-1, 1, 2)
+    cv2.polylines(img, [seven], False, INK, LW, cv2.LINE_AA)
+    digit = np.zeros((H, W), np.uint8)
+    cv2.polylines(digit, [seven], False, 1, LW + 2)
+    digit[:, :456] = 0  # off the line's own ink
+    digit = digit.astype(bool)
+    taken = {}
+    for root in (0.0, 1.0):
+        seg = segment(img, settings=replace(ReaderSettings(), protrusion_root=root))
+        assert len(seg.regions) == 2
+        taken[root] = (seg.writing & digit).sum() / (seg.ink & digit).sum()
+    assert taken[1.0] > 0.9 and taken[0.0] < 0.6
+
+
 STUB_LW = 4.5  # what a 3-thick cv2.line measures
 
 
