@@ -937,6 +937,74 @@ def find_ink(image: NDArray[np.uint8], *, settings: ReaderSettings) -> Ink:
     # paper would otherwise look like a thick stroke.
     on_paper = paper_mask(gray, paper, settings=settings)
     darkness = np.where(on_paper, darkness, 0.0).astype(np.float32)
+    # The table around a sheet the frame cuts off is no paper: its grain
+    # would set the ruling's direction, and it is no faint drawing.
+    area = paper_area(image, settings=settings) if settings.paper_area_max > 0 else None
+    ink = _ink_at(image, gray, darkness, area, None, settings=settings)
+    gain = _ruling_contrast_gain(darkness, paper, ink.ruling, settings=settings)
+    if gain is not None:
+        # Glare or a faint print washes out the drawing with the ruling:
+        # read again with the contrast brought up to the ruling's usual one.
+        ink = _ink_at(image, gray, darkness, area, gain, settings=settings)
+    return ink
+
+
+def _ruling_contrast_gain(
+    darkness: NDArray[np.float32],
+    paper: NDArray[np.float32],
+    ruling: NDArray[np.bool_],
+    *,
+    settings: ReaderSettings,
+) -> NDArray[np.float32] | None:
+    """How much to raise the contrast where glare washes out ruled paper, or None.
+
+    Glare adds light to the paper and to the strokes on it alike: the paper
+    there is near white (``ruling_glare_paper``) and brighter than most of
+    the sheet (``ruling_glare_ratio``), and the contrast of the ruling and
+    of the drawing drops. Printed ruling covers a steady share of a ruled
+    sheet, so a high percentile (``ruling_contrast_percentile``) of the
+    darkness per tile measures its contrast (the ruling is often not found
+    in the glare: the level is not measured on it). In glare tiles the gain
+    brings that level back up to its median over the tiles, at most
+    ``ruling_contrast_max_gain`` times; None when it would change little
+    (``ruling_contrast_min_gain``).
+    """
+    if settings.ruling_contrast_max_gain <= 1 or int(ruling.sum()) < settings.ruling_colour_pixels:
+        return None
+    n = settings.ruling_contrast_tiles
+    h, w = darkness.shape
+    ys = np.linspace(0, h, n + 1).astype(int)
+    xs = np.linspace(0, w, n + 1).astype(int)
+    level = np.zeros((n, n), dtype=np.float32)
+    bright = np.zeros((n, n), dtype=np.float32)
+    for i in range(n):
+        for j in range(n):
+            box = (slice(ys[i], ys[i + 1]), slice(xs[j], xs[j + 1]))
+            level[i, j] = np.percentile(darkness[box], settings.ruling_contrast_percentile)
+            bright[i, j] = np.median(paper[box])
+    glare = bright >= max(
+        settings.ruling_glare_paper * 255.0, settings.ruling_glare_ratio * float(np.median(bright))
+    )
+    gain = np.clip(
+        float(np.median(level)) / np.maximum(level, 1e-3), 1.0, settings.ruling_contrast_max_gain
+    )
+    gain = np.where(glare, gain, 1.0).astype(np.float32)
+    if float(gain.max()) < settings.ruling_contrast_min_gain:
+        return None
+    return cv2.resize(gain, (w, h), interpolation=cv2.INTER_LINEAR)
+
+
+def _ink_at(
+    image: NDArray[np.uint8],
+    gray: NDArray[np.uint8],
+    raw: NDArray[np.float32],
+    area: NDArray[np.bool_] | None,
+    gain: NDArray[np.float32] | None,
+    *,
+    settings: ReaderSettings,
+) -> Ink:
+    """The ink of ``find_ink`` from the darkness ``raw`` raised ``gain`` times (if not None)."""
+    darkness = raw if gain is None else np.minimum(raw * gain, 1.0)
     weak = darkness > settings.ink_darkness
     strong = darkness > settings.ink_darkness_strong
     # Long faint strokes count too: a first guess of the line width (from the
@@ -952,10 +1020,7 @@ def find_ink(image: NDArray[np.uint8], *, settings: ReaderSettings) -> Ink:
     # Ink nearly that dense is searched too (Seyes paper's close lines beside
     # a map's borders) but does not measure the ruling.
     texture = mask & (density >= settings.ruling_texture_density)
-    # The table around a sheet the frame cuts off is no paper: its grain
-    # would set the ruling's direction, and it is no faint drawing. (Only a
-    # sheet clearly set off: a shadow can hide part of the paper's area.)
-    area = paper_area(image, settings=settings) if settings.paper_area_max > 0 else None
+    # Only a sheet clearly set off: a shadow can hide part of the paper's area.
     sheet = area
     if sheet is not None and _kept_by_sheet(mask, sheet, settings=settings) is None:
         sheet = None
@@ -993,7 +1058,7 @@ def find_ink(image: NDArray[np.uint8], *, settings: ReaderSettings) -> Ink:
                     mask |= more
     if ruling.any() and settings.ruling_colour_min > 0:
         ruling &= ~_grey_on_coloured_ruling(
-            image, darkness, ruling, settings=settings, drawing=mask & ~ruling
+            image, raw, ruling, settings=settings, drawing=mask & ~ruling
         )
     if ruling.any():
         mask = mask & ~ruling
@@ -1014,7 +1079,7 @@ def find_ink(image: NDArray[np.uint8], *, settings: ReaderSettings) -> Ink:
     # bright as the paper in the red channel. Drawn ink (pencil, blue, black,
     # even red pens) is dark there too.
     red_darkness, _ = paper_darkness(image[:, :, 2], settings=settings)
-    mask &= red_darkness >= settings.ink_pink_red * darkness
+    mask &= red_darkness >= settings.ink_pink_red * raw
     if settings.paper_area_max > 0 and mask.any():
         mask = _off_the_sheet(area, mask, settings=settings)
     line_width = stroke_width(mask)

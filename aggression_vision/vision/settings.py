@@ -247,6 +247,22 @@ class ReaderSettings:
     ruling_darkness : float
         Darkness threshold of the (more sensitive) mask printed ruling is
         looked for in.
+    ruling_contrast_max_gain : float
+        On ruled paper, in a glare where a high percentile of the darkness
+        (the ruling's crests) is lower than over most of the page, the ink is
+        read again with the darkness raised to match, at most this many times
+        (1: off) ...
+    ruling_glare_paper : float
+        ... glare: where the paper is at least this bright (fraction of white) ...
+    ruling_glare_ratio : float
+        ... and this many times brighter than the median over the page ...
+    ruling_contrast_percentile : float
+        ... that percentile (per tile: ruling covers more than 100 - this
+        percent of the paper) ...
+    ruling_contrast_tiles : int
+        ... in this many tiles per side ...
+    ruling_contrast_min_gain : float
+        ... and only when somewhere it would be raised at least this many times.
     ruling_max_density : float
         Ink denser than this (fraction of a window a few strokes wide) is
         texture, not ruling, and is left out of the ruling search.
@@ -616,6 +632,12 @@ class ReaderSettings:
     grid_two_level_extent: float = 0.1
     grid_two_level_ratio: float = 1.4
     ruling_darkness: float = 0.05
+    ruling_contrast_max_gain: float = 2.0
+    ruling_glare_paper: float = 0.93
+    ruling_glare_ratio: float = 1.1
+    ruling_contrast_percentile: float = 95.0
+    ruling_contrast_tiles: int = 8
+    ruling_contrast_min_gain: float = 1.8
     ruling_max_density: float = 0.6
     ruling_texture_density: float = 0.5
     ruling_tiles: int = 3

@@ -537,3 +537,35 @@ def test_a_heavy_stroke_inside_the_sheet_is_paper_but_the_table_at_the_edge_is_n
     assert not kept[:, :60].any()
     dropped = paper_mask(gray, paper, settings=replace(s, paper_blob_max=0.0))
     assert not dropped[400, 700:800].any()
+
+
+def _squared_with_glare() -> np.ndarray:
+    """Blue squared paper under a pencil rectangle; the bottom third in a glare
+    that leaves ruling and pencil about a third of their contrast (below the ink level)."""
+    h, w = 1050, 1400
+    img = np.full((h, w, 3), 215, np.uint8)
+    for y in range(12, h, 24):
+        cv2.line(img, (0, y), (w - 1, y), (205, 175, 160), 1)
+    for x in range(12, w, 24):
+        cv2.line(img, (x, 0), (x, h - 1), (205, 175, 160), 1)
+    cv2.rectangle(img, (305, 205), (1095, 905), (180, 180, 180), 4)
+    img = cv2.GaussianBlur(img, (0, 0), 0.8)
+    fade = np.ones((h, 1, 1), np.float32)
+    fade[700:] = 0.35
+    fade = cv2.GaussianBlur(fade, (1, 61), 0).reshape(h, 1, 1)
+    glare = 255 - (255 - img.astype(np.float32)) * fade
+    rng = np.random.default_rng(5)
+    return np.clip(glare + rng.normal(0, 1.0, img.shape), 0, 255).astype(np.uint8)
+
+
+def test_pencil_in_a_glare_on_squared_paper_is_ink() -> None:
+    img = _squared_with_glare()
+    ink = find_ink(img, settings=ReaderSettings())
+    # The rectangle's sides in the glare are ink, as above it.
+    assert ink.mask[750:1000, 298:314].any(axis=1)[50:150].mean() > 0.9
+    assert ink.mask[897:914, 320:1080].any(axis=0).mean() > 0.9
+    # The ruling in the glare does not come in with it.
+    inside = ink.mask[760:880, 340:1060]
+    assert inside.mean() < 0.002
+    off = replace(ReaderSettings(), ruling_contrast_max_gain=1.0)
+    assert find_ink(img, settings=off).mask[897:914, 320:1080].any(axis=0).mean() < 0.5
