@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 import tempfile
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -273,7 +274,12 @@ def dumps_document(doc: Mapping[str, Any]) -> str:
 
 
 def write_atomic(path: str | Path, data: bytes | str) -> None:
-    """Write ``data`` to ``path`` atomically (temporary file in the same folder + rename)."""
+    """Write ``data`` to ``path`` atomically (temporary file in the same folder + rename).
+
+    The file gets the permissions a plain write would give it: those of the file it
+    replaces, else the usual ``0o666`` less the process's umask (the temporary file
+    is made private, ``0o600``).
+    """
     p = Path(path)
     raw = data.encode("utf-8") if isinstance(data, str) else data
     directory = p.parent if str(p.parent) else Path(".")
@@ -285,10 +291,21 @@ def write_atomic(path: str | Path, data: bytes | str) -> None:
     try:
         with os.fdopen(fd, "wb") as f:
             f.write(raw)
+        os.chmod(tmp, _plain_mode(p))
         os.replace(tmp, p)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+
+
+def _plain_mode(path: Path) -> int:
+    """The permission bits a plain ``open(path, "w")`` would leave on ``path``."""
+    try:
+        return stat.S_IMODE(path.stat().st_mode)
+    except OSError:
+        mask = os.umask(0)
+        os.umask(mask)
+        return 0o666 & ~mask
 
 
 def save_document(doc: Mapping[str, Any], path: str | Path) -> None:

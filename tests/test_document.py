@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import copy
 import json
+import os
+import stat
 
 import pytest
 from hypothesis import given, settings
@@ -135,6 +137,23 @@ def test_write_atomic_leaves_no_temp_files(tmp_path):
     assert path.read_text() == "two" and [p.name for p in tmp_path.iterdir()] == ["a.json"]
     with pytest.raises(FileNotFoundError):
         write_atomic(tmp_path / "missing" / "a.json", "x")
+
+
+def test_write_atomic_gives_a_plain_files_permissions(tmp_path):
+    # A new file: 0o666 less the umask (not the temporary file's private 0o600).
+    old = os.umask(0o022)
+    try:
+        fresh = tmp_path / "new.json"
+        write_atomic(fresh, "x")
+        assert stat.S_IMODE(fresh.stat().st_mode) == 0o644
+    finally:
+        os.umask(old)
+    # A file replaced keeps its own permissions.
+    kept = tmp_path / "kept.json"
+    kept.write_text("old")
+    kept.chmod(0o640)
+    write_atomic(kept, "new")
+    assert stat.S_IMODE(kept.stat().st_mode) == 0o640 and kept.read_text() == "new"
 
 
 ids = st.lists(st.from_regex(r"[A-Z]{1,2}", fullmatch=True), min_size=1, max_size=8, unique=True)

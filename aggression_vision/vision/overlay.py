@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import os
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -12,6 +10,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from aggression_vision.document import write_atomic
 from aggression_vision.errors import AggressionVisionError
 
 # BGR colours: owners, unoccupied, adjacency, outlines.
@@ -354,9 +353,6 @@ def save_png(path: str | Path, image: NDArray[np.uint8]) -> None:
     if not ok:
         raise AggressionVisionError(f"{path}: the overlay could not be encoded as PNG")
     try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent or Path("."))
-        with os.fdopen(fd, "wb") as f:
-            f.write(data.tobytes())
-        os.replace(tmp, path)
+        write_atomic(path, data.tobytes())
     except OSError as exc:
         raise AggressionVisionError(f"{path}: cannot write the overlay ({exc})") from None
