@@ -970,7 +970,7 @@ class _Extraction:
         if rows.size == 0:
             return
         cols = np.flatnonzero(coarse.any(axis=0))
-        k = max(3, int(round(cfg.background_kernel * text_h)) | 1)
+        k = _background_side(text_h, cfg)
         hh, ww = seg.labels.shape
         y0, y1 = max(0, f * int(rows[0]) - f - k), min(hh, f * int(rows[-1]) + f + k)
         x0, x1 = max(0, f * int(cols[0]) - f - k), min(ww, f * int(cols[-1]) + f + k)
@@ -1485,7 +1485,7 @@ class _Cutter:
             text_h,
         )
         self.pad = int(round(cfg.ink_dilate * lw)) + 2
-        self.k = max(3, int(round(cfg.background_kernel * text_h)) | 1)
+        self.k = _background_side(text_h, cfg)
         self.grow = np.ones((2 * int(round(cfg.ink_dilate * lw)) + 1,) * 2, np.uint8)
         self.cfg = cfg
         self.lw = lw
@@ -1937,9 +1937,10 @@ def _reread_ruled(
     """The numbers read as crossed out, read again with the printed ruling through them
     taken out of their crops (see ``MarksSettings.ruling_contrast``).
 
-    ``gray``: the grey image in the frame the clusters were cut in. Only the cross-out
-    changes: the first network's word on the cleaned crop, the second network's
-    (``second_crossed``, ``second_crossed_weight``) when the first reads it as crossed.
+    ``gray``: the grey image in the frame the clusters were cut in. The cross-out is the
+    first network's word on the cleaned crop, with the second network's (``second_crossed``,
+    ``second_crossed_weight``) when the first reads it as crossed; the text is the cleaned
+    crop's when that is a number read more surely. The underline is kept.
     """
     cleaned: dict[int, NDArray[np.float32]] = {}
     for i, r in enumerate(readings):
@@ -1955,7 +1956,7 @@ def _reread_ruled(
         if win.shape != crop.shape:
             continue
         text_h = (cl.bbox[3] - cl.bbox[1]) / max(cl.height, 1e-6)
-        k = max(3, int(round(cfg.background_kernel * text_h)) | 1)
+        k = _background_side(text_h, cfg)
         box = (cl.bbox[0] - ox, cl.bbox[1] - oy, cl.bbox[2] - ox, cl.bbox[3] - oy)
         lines = _ruling_darkness(_paper_minus_gray(win, k), box, cl.top, text_h, cfg)
         if lines is None:
@@ -1984,6 +1985,12 @@ def _reread_ruled(
         if texts[j].isdigit() and probs[j] > readings[i].probability:
             out[i] = replace(out[i], text=texts[j], probability=float(probs[j]))
     return out
+
+
+def _background_side(text_h: float, cfg: MarksSettings) -> int:
+    """The side (odd, at least 3 pixels) of the square :func:`_paper_minus_gray` takes the
+    paper's level in, for writing ``text_h`` pixels high (``background_kernel``)."""
+    return max(3, int(round(cfg.background_kernel * text_h)) | 1)
 
 
 def _paper_minus_gray(gray: NDArray[Any], k: int) -> NDArray[np.float32]:
