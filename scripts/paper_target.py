@@ -153,8 +153,11 @@ def _counts(name: str, seg: Segmentation) -> dict[str, int]:
 S = ReaderSettings()
 DEFAULT = Path(__file__).resolve().parents[2] / "shared" / "data" / "paper-photos"
 folder = sys.argv[1] if len(sys.argv) > 1 else str(DEFAULT)
+photos = sorted(glob.glob(folder + "/*.jpg"))
+if not photos:
+    sys.exit(f"{folder}: no .jpg photos there (the paper photos of ../shared/data)")
 total = dict.fromkeys(KEYS, 0)
-for f in sorted(glob.glob(folder + "/*.jpg")):
+for f in photos:
     im, ps = load_image(f, min_long_side=int(S.working_long_side * S.decode_oversampling))
     row = _counts(Path(f).stem, segment(im, photo_size=ps, settings=S))
     for k in KEYS:
