@@ -122,6 +122,13 @@ class MarksSettings:
         often passes for a letter (7/L, 3/E, 4/h). (Real sudoku photo
         02_17_iphone_14_1 was read upside down without it: 4 of 45 digits right.) Not
         applied on a page that looks labelled (see ``labelled_page_fraction``).
+    orientation_label_letters, orientation_label_share : int, float
+        Nor at a trial orientation where at least this many voters, and this share of
+        them, read as letters no other voter reads there: a labelled page the right way
+        up (its countries' names, each once), where the count of clusters by country
+        cannot tell (a game's start: a letter alone in most countries; tune 530, 533,
+        dev2 318 were read upside down). Upside-down digits that pass for letters
+        repeat (7/L, 3/E). 0 letters turns this off.
     orientation_bar_elongation : float
         A voter whose ink is this many times longer than wide (the square root of the
         ratio of its second moments) is a bar: a stub of border, a piece of ruling, a
@@ -506,6 +513,8 @@ class MarksSettings:
     orientation_refine: tuple[float, ...] = (10.0,)
     orientation_prior: float = 0.1
     orientation_letter_penalty: float = 1.0
+    orientation_label_letters: int = 4  # voters read as distinct letters: no letter penalty there
+    orientation_label_share: float = 0.3  # ... and at least this share of the voters
     orientation_bar_elongation: float = 6.0  # length/width of a bar: not the writing height
     orientation_refine_elongation: float = 3.5  # length/width of a voter left out of refinements
     orientation_border_reach: float = 1.0  # line widths from the borders: a voter's ink on them
@@ -2431,6 +2440,8 @@ def writing_orientation(
         cfg.underline_vote,
         cfg.orientation_clusters,
         cfg.mark_threshold,
+        cfg.orientation_label_letters,
+        cfg.orientation_label_share,
     )
     penalty = cfg.orientation_letter_penalty
     # Any angle is possible on a page that was not rectified, quarter turns on one that
@@ -2538,6 +2549,8 @@ class _AngleScorer:
         underline_vote: float = 0.0,
         panel: int = 1,
         underline_threshold: float = 0.5,
+        label_letters: int = 0,
+        label_share: float = 1.0,
     ) -> None:
         self.voters = voters
         self.net = net
@@ -2549,8 +2562,12 @@ class _AngleScorer:
         self.underline_vote = underline_vote
         self.panel = panel
         self.underline_threshold = underline_threshold
+        self.label_letters = label_letters
+        self.label_share = label_share
         # (best number, best letter) log-likelihood per (angle, voter)
         self.cache: dict[tuple[float, int], tuple[float, float]] = {}
+        # the best letter's index per (angle, voter)
+        self.letter: dict[tuple[float, int], int] = {}
         # whether the network reads the voter as underlined, per (angle, voter)
         self.underlined: dict[tuple[float, int], bool] = {}
         self.vocab = digits.vocabulary()[1 : 1 + digits.MAX_ARMIES + len(digits.LETTERS)]
@@ -2593,11 +2610,36 @@ class _AngleScorer:
             num = ll[:, : digits.MAX_ARMIES].max(axis=1)
             let = ll[:, digits.MAX_ARMIES :].max(axis=1)
             self.cache.update(zip(todo, zip(num.tolist(), let.tolist(), strict=True), strict=True))
+            letter = ll[:, digits.MAX_ARMIES :].argmax(axis=1)
+            self.letter.update(zip(todo, letter.tolist(), strict=True))
             under = out.underlined > self.underline_threshold
             self.underlined.update(zip(todo, under.tolist(), strict=True))
         both = np.array([self.cache[k] for k in keys]).reshape(len(angles), nv, 2)
-        best: NDArray[np.float64] = np.maximum(both[..., 0], both[..., 1] - letter_penalty)
+        penalty = self._letter_penalty(keys, both, letter_penalty)
+        best: NDArray[np.float64] = np.maximum(both[..., 0], both[..., 1] - penalty[:, None])
         return np.maximum(best, self.floor)
+
+    def _letter_penalty(
+        self, keys: list[tuple[float, int]], both: NDArray[np.float64], penalty: float
+    ) -> NDArray[np.float64]:
+        """The letter penalty at each angle of ``both`` ((angles, voters, number and
+        letter log-likelihoods) of the (angle, voter) ``keys``): none where at least
+        ``label_letters`` voters, and ``label_share`` of them, read as letters no other
+        voter reads there (a labelled page the right way up)."""
+        out = np.full(len(both), penalty, np.float64)
+        if not penalty or not self.label_letters:
+            return out
+        nv = both.shape[1]
+        for i, row in enumerate(both):
+            ids = [
+                self.letter[k]
+                for k, (n, l_) in zip(keys[i * nv : (i + 1) * nv], row, strict=True)
+                if l_ > n
+            ]
+            once = sum(ids.count(x) == 1 for x in ids)
+            if once >= max(self.label_letters, self.label_share * nv):
+                out[i] = 0.0
+        return out
 
     def score(
         self,

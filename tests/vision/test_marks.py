@@ -942,6 +942,29 @@ def test_the_angle_scorer_reads_only_the_voters_asked_for() -> None:
     assert np.array_equal(some, every[:, [1, 3]])
 
 
+def test_letters_read_each_once_keep_their_score_in_the_orientation_vote() -> None:
+    """A labelled page at the start of a game: letters, few numbers. Upside down its
+    letters pass for numbers; upright they read as letters, each its own (tune 533).
+    Upside-down 7s read as the same letter L do not make a page labelled."""
+    from aggression_vision.vision.marks import _AngleScorer
+
+    def scorer(letters: list[int]) -> _AngleScorer:
+        sc = _AngleScorer([np.zeros((4, 4), np.float32)] * 6, _Neutral(), [], 0.0, 0.0, -2.0)  # type: ignore[arg-type]
+        sc.label_letters, sc.label_share = 4, 0.3
+        for v, letter in enumerate(letters):
+            sc.cache[(0.0, v)], sc.letter[(0.0, v)] = (-5.0, -0.05), letter
+            sc.cache[(180.0, v)], sc.letter[(180.0, v)] = (-0.3, -4.0), 0
+        return sc
+
+    distinct = scorer([0, 1, 2, 3, 4, 5])
+    assert distinct.best([0.0, 180.0], 0.0, letter_penalty=1.0) == 0.0
+    same = scorer([11] * 6)
+    assert same.best([0.0, 180.0], 0.0, letter_penalty=1.0) == 180.0
+    # Without the rule the penalty turns the labelled page upside down.
+    distinct.label_letters = 0
+    assert distinct.best([0.0, 180.0], 0.0, letter_penalty=1.0) == 180.0
+
+
 def test_a_doubtful_one_is_read_again_stretched_across() -> None:
     from dataclasses import replace
 
