@@ -1096,3 +1096,26 @@ def test_printed_ruling_through_a_crossed_number_is_found_at_its_slant() -> None
     half[58:63, 45:116] = 0.0
     cv2.line(half, (45, 62), (115, 58), 200.0, 3)
     assert _ruling_darkness(half, box, top, text_h, cfg) is None
+
+
+def test_an_underline_drawn_close_to_a_border_stays_in_the_crop() -> None:
+    from aggression_vision.vision.marks import _band_underline
+
+    cfg = MarksSettings()
+    own = np.zeros((60, 70), bool)
+    own[10:40, 20:38] = True  # a number ...
+    own[44:47, 18:40] = True  # ... and its underline, on the country's outline
+    inner = np.ones_like(own)
+    inner[48:] = False  # (the border below)
+
+    def piece(y0: int, y1: int, x0: int, x1: int) -> bool:
+        m = np.zeros_like(own)
+        m[y0:y1, x0:x1] = True
+        stat = np.array([x0, y0, x1 - x0, y1 - y0, m.sum()], np.int32)
+        return _band_underline(m, stat, own | m, inner, (18, 10, 40, 47), 30.0, cfg)
+
+    assert piece(44, 47, 18, 40)  # the underline: kept
+    assert not piece(10, 13, 18, 40)  # a flat piece at the top: a grid line, cut
+    assert not piece(10, 47, 38, 40)  # a tall piece: cut
+    assert not piece(49, 52, 18, 40)  # a flat piece outside the country: cut
+    assert not piece(44, 47, 0, 70)  # far wider than the number: a printed line, cut
