@@ -179,6 +179,9 @@ class MarksSettings:
         ... and replaced by its two parts when one reads as a letter and the other as a
         number, both with at least this posterior (a country's letter written next to
         its number groups with it; read whole, "A8" tends to come out as "48").
+    split_keep_number : float
+        A whole cluster read as a number with at least this posterior is not split
+        into a letter and a number (a "10" whose 0 reads as a D on its own).
     split_not_letters : str
         Letters a part may not be read as for a split: they are also digits ("1O" is
         the number 10, not 1 and the letter O).
@@ -445,6 +448,21 @@ class MarksSettings:
         right, none lost.)
     ones_stretch_below : float
         See ``ones_stretch``.
+    nothing_number_mass : float
+        A whole cluster of one component and writing height (``number_min_height``)
+        read as nothing with at least this much of its posterior on the numbers is its
+        likeliest number, the numbers' mass its posterior: a crossed-out digit spreads
+        its posterior over several numbers, none likelier than nothing. 1.01: off.
+        (Dev photos, marks stage on 91e52f7's segmentations: armies +3, owner +15,
+        conquered +12, 2 unoccupied countries took a number; of several components,
+        3 empty sudoku cells read 7.)
+    stroke_one_height, stroke_one_width, stroke_one_mass : float
+        A whole cluster of one component read as nothing, at least
+        ``stroke_one_height`` writing heights high and at most ``stroke_one_width`` of
+        its height wide, with at least ``stroke_one_mass`` of its posterior on the
+        numbers, is a "1" with the numbers' mass as its posterior: the network takes a
+        lone straight stroke for a bar. (Dev photos, marks stage on 91e52f7's
+        segmentations: 11 lone ones found, 2 unoccupied countries took a 1.)
     grid_low, grid_span, grid_margin, grid_keep : float
         Printed ruling left in a number's crop (see :func:`_printed_lines`): a row or
         column band of ink between ``grid_low`` and ``grid_keep`` of the writing's
@@ -541,6 +559,7 @@ class MarksSettings:
     row_split_overlap: float = 0.25
     split_min_prob: float = 0.5
     split_not_letters: str = "IO"
+    split_keep_number: float = 0.9
     split_letter_mass: float = 0.1
     split_number_mass: float = 0.5
     fragment_whole_below: float = 0.5
@@ -609,6 +628,10 @@ class MarksSettings:
     view_angles: tuple[float, ...] = (12.0, -12.0)
     ones_stretch: float = 1.5
     ones_stretch_below: float = 0.7
+    nothing_number_mass: float = 0.5
+    stroke_one_height: float = 0.7
+    stroke_one_width: float = 0.4
+    stroke_one_mass: float = 0.03
     grid_low: float = 0.15
     grid_span: float = 0.9
     grid_margin: float = 0.3
@@ -836,6 +859,7 @@ def read_page(
         readings = _reread_turned(readings, crops, lp[0], net, cfg)
     if net is not None and backend == "cnn":
         readings = _reread_ones(readings, crops, net, cfg)
+        readings = _numbers_in_nothing(readings, cfg)
     if net is not None:
         readings = second_opinion(readings, crops, cfg, inputs=inputs)
         if cfg.ruling_contrast < 1.0:
@@ -2910,6 +2934,38 @@ def _reread_ones(
     return result
 
 
+def _numbers_in_nothing(readings: list[ClusterReading], cfg: MarksSettings) -> list[ClusterReading]:
+    """The whole clusters read as nothing that are numbers all the same: those with most
+    of their posterior on the numbers (``nothing_number_mass``), and lone strokes of
+    writing height with some (``stroke_one_height``, read as "1"); both of one
+    component (scattered specks in an empty sudoku cell can read as a number)."""
+    out = list(readings)
+    for i, r in enumerate(readings):
+        cl = r.cluster
+        if r.text or cl.split_of is not None or cl.height < cfg.number_min_height:
+            continue
+        one_piece = len(cl.components) == 1
+        if one_piece and r.alt_number and r.number_mass >= cfg.nothing_number_mass:
+            out[i] = replace(r, text=r.alt_number, probability=r.number_mass)
+        elif _lone_stroke(r, cfg):
+            out[i] = replace(r, text="1", probability=r.number_mass)
+    return out
+
+
+def _lone_stroke(r: ClusterReading, cfg: MarksSettings) -> bool:
+    """Whether ``r`` (read as nothing) is one tall thin component with some posterior
+    on the numbers (see ``stroke_one_height``)."""
+    cl = r.cluster
+    x0, y0, x1, y1 = cl.bbox
+    return (
+        not cl.light
+        and len(cl.components) == 1
+        and cl.height >= cfg.stroke_one_height
+        and x1 - x0 <= cfg.stroke_one_width * (y1 - y0)
+        and r.number_mass >= cfg.stroke_one_mass
+    )
+
+
 def second_opinion(
     readings: list[ClusterReading],
     crops: list[NDArray[np.float32]],
@@ -3077,10 +3133,11 @@ def resolve_splits(
         best: tuple[ClusterReading, ClusterReading] | None = None
         best_p = cfg.split_min_prob
         cand = parts.get(j, [])
+        keep = r.text.isdigit() and r.probability >= cfg.split_keep_number
         for a, b in zip(cand[::2], cand[1::2], strict=True):
             kinds = {_kind(a.text, cfg), _kind(b.text, cfg)}
             p = min(a.probability, b.probability)
-            if kinds == {"letter", "number"} and p > best_p:
+            if kinds == {"letter", "number"} and p > best_p and not keep:
                 best, best_p = (a, b), p
         if best is None and lettered is not None and r.cluster.region not in lettered:
             best = _letter_split(cand, cfg)

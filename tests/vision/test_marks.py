@@ -221,6 +221,35 @@ def test_letter_next_to_number_is_split_off() -> None:
     assert resolve_splits([whole, reading("4", 0.9, (0, 0)), reading("8", 0.8, (0, 1))]) == [whole]
     assert resolve_splits([whole, reading("O", 0.9, (0, 0)), reading("8", 0.8, (0, 1))]) == [whole]
     assert resolve_splits([whole, reading("A", 0.3, (0, 0)), reading("8", 0.8, (0, 1))]) == [whole]
+    # A sure number is not split ("10" whose 0 alone reads as a D).
+    ten = reading("10", 0.99)
+    assert resolve_splits([ten, reading("1", 0.7, (0, 0)), reading("D", 0.9, (0, 1))]) == [ten]
+
+
+def test_nothing_read_with_the_posterior_on_numbers_is_a_number() -> None:
+    from aggression_vision.vision.marks import Cluster, ClusterReading, _numbers_in_nothing
+
+    cfg = MarksSettings()
+
+    def reading(
+        box: tuple[int, int, int, int], number: str, mass: float, **kw: object
+    ) -> ClusterReading:
+        cl = Cluster(1, box, (1,), **kw)  # type: ignore[arg-type]
+        return ClusterReading(cl, "", 0.4, 0.0, 0.0, alt_number=number, number_mass=mass)
+
+    square, stroke = (0, 0, 30, 30), (0, 0, 8, 30)
+    crossed = reading(square, "4", 0.8)  # a crossed-out 4: numbers likelier than nothing
+    one = reading(stroke, "1", 0.1)  # a lone stroke with some posterior on the numbers
+    out = _numbers_in_nothing([crossed, one], cfg)
+    assert [(r.text, r.probability) for r in out] == [("4", 0.8), ("1", 0.1)]
+    kept = [
+        reading(square, "4", 0.2),  # wide, little on the numbers: nothing
+        reading(stroke, "1", 0.01),  # no posterior on the numbers: a bar
+        reading(stroke, "1", 0.1, height=0.5),  # short: a speck or a stub
+        reading(stroke, "1", 0.1, light=True),  # too light for the ink mask
+        reading(stroke, "1", 0.1, split_of=(0, 1)),  # part of a trial split
+    ]
+    assert _numbers_in_nothing(kept, cfg) == kept
 
 
 def test_detached_strokes_count_only_where_they_lie() -> None:
