@@ -660,7 +660,7 @@ class ReaderSettings:
     ruling_colour_min: float = 0.5
     ruling_colour_keep: float = 0.4
     ruling_colour_pixels: int = 100
-    ruling_colour_weak: float = 0.2
+    ruling_colour_weak: float = 0.12
     ruling_colour_cross: int = 2
     paper_area_max: float = 0.97
     paper_area_outside: float = 0.1
