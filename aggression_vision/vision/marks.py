@@ -181,7 +181,9 @@ class MarksSettings:
         its number groups with it; read whole, "A8" tends to come out as "48").
     split_keep_number : float
         A whole cluster read as a number with at least this posterior is not split
-        into a letter and a number (a "10" whose 0 reads as a D on its own).
+        into a letter and a number read confidently (a "10" whose 0 reads as a D on its
+        own). On a lettered page, a country without a letter may still split it by the
+        posterior masses (``lettered`` of :func:`resolve_splits`).
     split_not_letters : str
         Letters a part may not be read as for a split: they are also digits ("1O" is
         the number 10, not 1 and the letter O).
