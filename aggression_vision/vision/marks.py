@@ -1404,21 +1404,32 @@ def _band_underline(
     ``outline_margin``) is the number's underline drawn close to a border, kept in the
     crop (``outline_keeps_underline``): flat, in the lower half of the cluster's box
     (``box``, window coordinates), mostly inside the country (``inner``), under the rest
-    of the cluster's ink (``own``) as :func:`_below` places an underline."""
+    of the cluster's ink (``own``) as :func:`_underline_span` places an underline."""
     x, y, w, h = (int(v) for v in stat[:4])
     x0, y0, x1, y1 = box
-    if h > max(cfg.stack_height * text_h, w / 3) or w < 2 * h or y < (y0 + y1) / 2:
+    if not _flat(w, h, text_h, cfg) or y < (y0 + y1) / 2:
         return False
     if np.count_nonzero(inner[piece]) < cfg.outline_underline_inside * np.count_nonzero(piece):
         return False
-    rest = own.copy()
-    rest[y:] = False  # (the writing above the piece)
-    cols = np.flatnonzero(rest.any(axis=0))
+    cols = np.flatnonzero(own[:y].any(axis=0))  # (the writing above the piece)
     if cols.size == 0:
         return False
-    cx0, cx1 = int(cols[0]), int(cols[-1]) + 1
-    cw = cx1 - cx0
-    overlap = min(x + w, cx1) - max(x, cx0)
+    return _underline_span(x, w, int(cols[0]), int(cols[-1]) + 1, cfg)
+
+
+def _flat(w: float, h: float, text_h: float, cfg: MarksSettings) -> bool:
+    """Whether a piece ``w`` wide and ``h`` high lies flat as an underline: a fraction
+    (``stack_height``) of the writing's height ``text_h`` high, or long for its height
+    (a slanted one)."""
+    return h <= max(cfg.stack_height * text_h, w / 3) and w >= 2 * h
+
+
+def _underline_span(x: float, w: float, x0: float, x1: float, cfg: MarksSettings) -> bool:
+    """Whether a flat piece from column ``x``, ``w`` wide, spans the writing between
+    columns ``x0`` and ``x1`` as its underline: under at least half of the narrower of
+    the two, ``underline_min_width`` to ``underline_max_width`` times as wide."""
+    cw = x1 - x0
+    overlap = min(x + w, x1) - max(x, x0)
     return (
         overlap >= 0.5 * min(w, cw)
         and cfg.underline_min_width * cw <= w <= cfg.underline_max_width * cw
@@ -1752,7 +1763,6 @@ class _Cutter:
         """
         cfg, th = self.cfg, self.text_h
         x0, y0, x1, y1 = box
-        cw = x1 - x0
         low = light & ((self.cc[win] == 0) | own)
         if cfg.underline_border_pieces:
             pieces = self._border_pieces(win, (y0 + y1) // 2, region)
@@ -1769,17 +1779,13 @@ class _Cutter:
         best, best_w = 0, 0
         for i in range(1, n):
             lx, ly, lw_, lh, area = lst[i]
-            # Flat: a writing-height fraction high, or long for its height (a slanted one).
-            if lh > max(cfg.stack_height * th, lw_ / 3) or lw_ < 2 * lh or area < self.min_area:
+            if not _flat(lw_, lh, th, cfg) or area < self.min_area:
                 continue
             if lx <= 0 or lx + lw_ >= width:
                 continue  # runs out of the window: ruling, a border's blur
             if ly + lh <= y1 or ly - y1 > cfg.underline_gap * th:
                 continue
-            overlap = min(lx + lw_, x1) - max(lx, x0)
-            if overlap < 0.5 * min(lw_, cw) or lw_ < cfg.underline_min_width * cw:
-                continue
-            if lw_ > cfg.underline_max_width * cw:
+            if not _underline_span(lx, lw_, x0, x1, cfg):
                 continue
             if lw_ > best_w:
                 best, best_w = i, lw_
@@ -1810,8 +1816,8 @@ class _Cutter:
             x, y, w, h, _ = st[i]
             if x <= 0 or y <= 0 or x + w >= ww or y + h >= hh:
                 continue  # runs on out of the window: a border
-            if h > max(self.cfg.stack_height * th, w / 3) or w < 2 * h:
-                continue  # not flat (as :meth:`_faint_underline` tests again)
+            if not _flat(w, h, th, self.cfg):
+                continue  # (:meth:`_faint_underline` tests it again)
             piece = lab == i
             around = labels[(cv2.dilate(piece.view(np.uint8), ring) > 0) & ~piece]
             around = around[around > 0]

@@ -717,7 +717,7 @@ def extract_page(
         image = image[box[1] : box[3], box[0] : box[2]]
     h0, w0 = image.shape[:2]
     s = settings.working_long_side / max(h0, w0)
-    if box is None or s < 1:
+    if box is None:
         s = min(1.0, s)  # a crop is enlarged to the working scale; a small photo is not
     if s < 1:
         work = cv2.resize(image, None, fx=s, fy=s, interpolation=cv2.INTER_AREA)
