@@ -516,6 +516,41 @@ class MarksSettings:
         between these two takes the second network's underline probability (dev
         photos: owner 82.5 -> 84.5%, tuning 85.2% unchanged). Both networks run on the
         crops asked by either rule in one batch; (0.5, 0.5): off.
+    touch_shift : float
+        An underline drawn touching its number is inside the number's cluster, where the
+        network (trained mostly on underlines apart from the digits) often misses it: a
+        whole number reading not underlined, whose underline probability is above
+        ``touch_least`` (some doubt) and whose text holds none of ``touch_skip`` (a 2's
+        base is such a stroke), whose lowest long stroke (see :func:`_touching_stroke`) is
+        moved down by this many writing heights and read again, is underlined when that
+        view reads the same text and is underlined (``mark_threshold``). 0: off.
+        (Cached segmentations of the 150 dev photos, thirteenth session: owner 2246 ->
+        2252, no false underline added.)
+    touch_least, touch_skip : float, str
+        See ``touch_shift``.
+    touch_slant : float
+        The stroke is looked for at slants (column shift per row) up to this, in steps of
+        ``touch_slant_step``.
+    touch_slant_step : float
+        See ``touch_slant``.
+    touch_lower : float
+        ... in the lowest this fraction of the writing's height ...
+    touch_length : float
+        ... as the longest row run (gaps up to a line width closed) at least this many
+        writing heights long ...
+    touch_cover : float
+        ... at least this fraction of the width of the writing above it ...
+    touch_overhang : float
+        ... reaching at least this many writing heights past that writing on one side
+        (the digits' own flat strokes end with them) ...
+    touch_bottom : float
+        ... within this many writing heights of the writing's bottom ...
+    touch_narrow : float
+        ... and at most ``underline_max_width`` times as long as the writing above it, or
+        as this many writing heights when that is narrower (a 1) ...
+    touch_below : float
+        ... with at most this fraction of its own ink below it (a digit's bar, as a
+        printed 4's, has the digit's stem going on below it).
     map_margin : float
         The writing is looked for in the map's bounding box (the pixels some country
         claims) grown by this many line widths, not in the whole photo: writing no country
@@ -646,6 +681,18 @@ class MarksSettings:
     second_crossed: float = 0.5
     second_crossed_weight: float = 1.0
     second_underline: tuple[float, float] = (0.1, 0.9)
+    touch_shift: float = 0.3  # writing heights a touching stroke is moved down (0: off)
+    touch_least: float = 0.02  # least underline probability of a number looked at
+    touch_skip: str = "2"  # digits whose own stroke lies flat along the bottom
+    touch_slant: float = 0.2  # largest slant of the stroke (column shift per row)
+    touch_slant_step: float = 0.1  # step between the slants tried
+    touch_lower: float = 0.45  # share of the writing's height searched, from the bottom
+    touch_length: float = 0.3  # least length of the stroke, writing heights
+    touch_cover: float = 0.8  # least length over the width of the writing above it
+    touch_overhang: float = 0.15  # writing heights it reaches past that writing
+    touch_bottom: float = 0.4  # writing heights from the writing's bottom
+    touch_narrow: float = 0.6  # writing heights: least width its length is measured on
+    touch_below: float = 0.25  # most ink below it, over its own
     map_margin: float = 20.0
 
 
@@ -866,6 +913,8 @@ def read_page(
         readings = second_opinion(readings, crops, cfg, inputs=inputs)
         if cfg.ruling_contrast < 1.0:
             readings = _reread_ruled(readings, crops, frame_gray, net, cfg)
+        if backend == "cnn":
+            readings = _touching_underlines(readings, crops, net, float(seg_full.line_width), cfg)
     # Light pieces are only taken for a confident number, not a lone stroke (paper
     # texture, a shadow's edge or a faint printed mark reads as something else, as
     # nothing sure or as a 1): the others read as nothing.
@@ -3027,6 +3076,143 @@ def second_opinion(
         underlined = float(out.underlined[j]) if ask_u[i] else r.underlined
         result[i] = replace(r, crossed=crossed, underlined=underlined)
     return result
+
+
+def _touching_underlines(
+    readings: list[ClusterReading],
+    crops: list[NDArray[np.float32]],
+    net: digits.MarkNet,
+    line_width: float,
+    cfg: MarksSettings,
+) -> list[ClusterReading]:
+    """``readings`` with the numbers whose underline touches the digits underlined (see
+    ``MarksSettings.touch_shift``): the asked ones' lowest long stroke moved down below
+    the writing, as the network knows underlines, and read again in one batch."""
+    if cfg.touch_shift <= 0:
+        return readings
+    pick: list[int] = []
+    views: list[NDArray[np.float32]] = []
+    for i, r in enumerate(readings):
+        cl = r.cluster
+        if (
+            cl.split_of is not None
+            or not r.text.isdigit()
+            or not cfg.touch_least < r.underlined <= cfg.mark_threshold
+            or cl.height < cfg.number_min_height
+            or any(d in r.text for d in cfg.touch_skip)
+        ):
+            continue
+        text_h = (cl.bbox[3] - cl.bbox[1]) / max(cl.height, 1e-6)
+        stroke = _touching_stroke(crops[i], text_h, line_width, cfg)
+        if stroke is not None:
+            pick.append(i)
+            views.append(_moved_down(crops[i], stroke, max(2, round(cfg.touch_shift * text_h))))
+    if not pick:
+        return readings
+    out = net.run(np.stack([digits.to_input(v) for v in views]))
+    texts, _, _, _ = _readings(out.logprobs, pairs=cfg.pair_vocabulary)
+    result = list(readings)
+    for j, i in enumerate(pick):
+        u = float(out.underlined[j])
+        if texts[j] == readings[i].text and u > cfg.mark_threshold:
+            result[i] = replace(readings[i], underlined=u)
+    return result
+
+
+def _longest_run(m: NDArray[Any]) -> tuple[int, int, int, int]:
+    """The longest run of set pixels along the rows of ``m`` (the first of equal ones in
+    reading order): its length, row, first and end column; zeros when ``m`` is empty."""
+    h, w = m.shape
+    padded = np.zeros((h, w + 2), np.int8)
+    padded[:, 1:-1] = m
+    d = np.diff(padded, axis=1)
+    rows, starts = np.nonzero(d == 1)
+    if rows.size == 0:
+        return 0, 0, 0, 0
+    ends = np.nonzero(d == -1)[1]
+    j = int(np.argmax(ends - starts))
+    return int(ends[j] - starts[j]), int(rows[j]), int(starts[j]), int(ends[j])
+
+
+def _touching_stroke(
+    crop: NDArray[np.float32], text_h: float, line_width: float, cfg: MarksSettings
+) -> NDArray[np.bool_] | None:
+    """The pixels of the lowest long, near-straight stroke of a cluster's writing shaped
+    as an underline touching the digits above it (see ``MarksSettings.touch_slant`` to
+    ``touch_below``), or None.
+
+    The writing is sheared by each slant tried; in each, the longest row run (gaps of a
+    line width closed) of the lowest ``touch_lower`` of the writing is the candidate, the
+    longest over the slants is kept. Its band (a line width either side of its row) is
+    the stroke; the writing above the band is the digits it is measured against.
+    """
+    ink = (crop > 0.4).astype(np.uint8)
+    rows = np.flatnonzero(ink.any(axis=1))
+    if rows.size == 0:
+        return None
+    cols = np.flatnonzero(ink.any(axis=0))
+    y0, x0 = int(rows[0]), int(cols[0])
+    ink = ink[y0 : int(rows[-1]) + 1, x0 : int(cols[-1]) + 1]
+    h, w = ink.shape
+    lw = max(1, round(line_width))
+    close = np.ones((1, lw + 1), np.uint8)
+    n = round(cfg.touch_slant / cfg.touch_slant_step) if cfg.touch_slant_step > 0 else 0
+    best = None
+    for k in range(-n, n + 1):
+        s = k * cfg.touch_slant_step
+        shear = np.array([[1, 0, 0], [-s, 1, s * (w - 1) / 2]], np.float32)  # y' = y - s (x-xc)
+        sh = cv2.warpAffine(ink, shear, (w, h), flags=cv2.INTER_NEAREST) if k else ink
+        on = np.flatnonzero(sh.any(axis=1))
+        if on.size == 0:
+            continue
+        top, bottom = int(on[0]), int(on[-1]) + 1
+        lo = bottom - max(1, round(cfg.touch_lower * (bottom - top)))
+        length, j, first, end = _longest_run(
+            cv2.morphologyEx(sh[lo:bottom], cv2.MORPH_CLOSE, close)
+        )
+        if length >= cfg.touch_length * text_h and (best is None or length > best[0]):
+            best = (length, lo + j, first, end, top, bottom, shear, sh)
+    if best is None:
+        return None
+    length_, y, a, b, top, bottom, shear, sh = best
+    band0, band1 = max(0, y - lw), min(h, y + lw + 1)
+    above = np.flatnonzero(sh[top:band0].any(axis=0))
+    if above.size == 0:
+        return None
+    c0, c1 = int(above[0]), int(above[-1]) + 1
+    if (
+        length_ < cfg.touch_cover * (c1 - c0)
+        or max(c0 - a, b - c1) < cfg.touch_overhang * text_h
+        or bottom - y > cfg.touch_bottom * text_h
+        or length_ > cfg.underline_max_width * max(c1 - c0, cfg.touch_narrow * text_h)
+    ):
+        return None
+    band = np.zeros_like(sh)
+    band[band0:band1, a:b] = sh[band0:band1, a:b]
+    # (Its lower edge: the median depth of the ink run down from its row in its columns.)
+    depth = int(
+        np.median(np.argmin(np.vstack([sh[y:, a:b], np.zeros((1, b - a), sh.dtype)]), axis=0))
+    )
+    if np.count_nonzero(sh[y + depth + 1 :]) > cfg.touch_below * np.count_nonzero(band):
+        return None  # (writing goes on below it: a digit's bar, as a 4's)
+    if shear[1, 0]:
+        band = cv2.warpAffine(
+            band, cv2.invertAffineTransform(shear), (w, h), flags=cv2.INTER_NEAREST
+        )
+    band = cv2.dilate(band, np.ones((3, 3), np.uint8))
+    mask = np.zeros(crop.shape, bool)
+    mask[y0 : y0 + h, x0 : x0 + w] = band > 0
+    return mask & (crop > 0.05)
+
+
+def _moved_down(crop: NDArray[np.float32], mask: NDArray[np.bool_], d: int) -> NDArray[np.float32]:
+    """``crop`` grown ``d`` rows at the bottom with the ink under ``mask`` moved down by
+    ``d`` rows."""
+    h, w = crop.shape
+    out = np.zeros((h + d, w), np.float32)
+    out[:h] = np.where(mask, 0, crop)
+    out[d:] = np.maximum(out[d:], np.where(mask, crop, 0))
+    return out
 
 
 def softness(crop: NDArray[np.float32], settings: MarksSettings | None = None) -> float:

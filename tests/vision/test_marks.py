@@ -1148,3 +1148,46 @@ def test_an_underline_drawn_close_to_a_border_stays_in_the_crop() -> None:
     assert not piece(10, 47, 38, 40)  # a tall piece: cut
     assert not piece(49, 52, 18, 40)  # a flat piece outside the country: cut
     assert not piece(44, 47, 0, 70)  # far wider than the number: a printed line, cut
+
+
+def _number_crop(
+    text: str, seed: int, underline: bool
+) -> tuple[np.ndarray, tuple[int, int, int, int]]:
+    """A number 34 px high in a padded crop, with a straight underline touching its
+    bottom (a little past it on the right) when asked; the crop and the ink's box."""
+    rng = np.random.default_rng(seed)
+    style = hw.random_style(rng, sources=("stroke",))
+    img, _ = hw.render_text(text, rng, height_px=34, style=style)
+    crop = np.zeros((120, 120), np.float32)
+    crop[30 : 30 + img.shape[0], 40 : 40 + img.shape[1]] = img
+    ys, xs = np.nonzero(crop > 0.25)
+    if underline:
+        h, y = ys.max() + 1 - ys.min(), ys.max() + 1
+        line = np.array([[xs.min() - 0.1 * h, y], [xs.max() + 1 + 0.3 * h, y]], float)
+        pen = max(2.0, style.stroke_width * 34)
+        np.maximum(crop, hw.rasterize_strokes(crop.shape, [line], pen), out=crop)
+        ys, xs = np.nonzero(crop > 0.25)
+    return crop, (int(xs.min()), int(ys.min()), int(xs.max()) + 1, int(ys.max()) + 1)
+
+
+def test_an_underline_touching_the_digits_is_found() -> None:
+    from aggression_vision.vision import digits
+    from aggression_vision.vision.marks import Cluster, ClusterReading, _touching_underlines
+
+    net = digits.load_net()
+    cfg = MarksSettings()
+    for text, seed in (("4", 0), ("7", 1), ("9", 2)):
+        for underline in (True, False):
+            crop, box = _number_crop(text, seed, underline)
+            cl = Cluster(1, box, (1,), (box[3] - box[1]) / 34)
+            r = ClusterReading(cl, text, 0.9, 0.1, 0.0)  # the network barely sees it
+            got = _touching_underlines([r], [crop], net, 3.0, cfg)[0]
+            assert (got.underlined > cfg.mark_threshold) == underline, (text, underline)
+    # A 2's base is a flat stroke along the bottom: never taken for an underline.
+    crop, box = _number_crop("2", 0, False)
+    r = ClusterReading(Cluster(1, box, (1,), (box[3] - box[1]) / 34), "2", 0.9, 0.1, 0.0)
+    assert _touching_underlines([r], [crop], net, 3.0, cfg)[0] is r
+    # Off.
+    crop, box = _number_crop("4", 0, True)
+    r = ClusterReading(Cluster(1, box, (1,), (box[3] - box[1]) / 34), "4", 0.9, 0.1, 0.0)
+    assert _touching_underlines([r], [crop], net, 3.0, MarksSettings(touch_shift=0.0)) == [r]
