@@ -45,6 +45,8 @@ SUDOKU_METRICS: list[tuple[str, str, str]] = [
     ("map_right_photos", "photos with all cells found and no diagonal", "pct"),
     ("digit_accuracy", "digit cells read right", "pct"),
     ("blank_accuracy", "blank cells read as unoccupied", "pct"),
+    ("false_underline_rate", "digit cells read as underlined (a sudoku has none)", "pct"),
+    ("false_crossed_rate", "digit cells read as crossed out (a sudoku has none)", "pct"),
     ("failure_rate", "failures", "pct"),
     ("warning_rate", "photos with reader warnings", "pct"),
     ("seconds_median", "seconds per photo, median", "sec"),
@@ -73,6 +75,8 @@ _SUPPORT = {
     "neighbour_adjacency_recall": ("neighbour_adjacent", "neighbour_pairs"),
     "digit_accuracy": ("digit_correct", "digit_cells"),
     "blank_accuracy": ("blank_correct", "blank_cells"),
+    "false_underline_rate": ("digits_underlined", "digit_cells"),
+    "false_crossed_rate": ("digits_crossed", "digit_cells"),
 }
 
 

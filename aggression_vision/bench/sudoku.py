@@ -225,6 +225,9 @@ class SudokuScore:
 
     ``neighbour_*`` are the 144 4-neighbour pairs, ``diagonal_*`` the 128
     diagonal pairs. Digit and blank cells that are not found count as wrong.
+    A sudoku holds no underline and no cross-out: ``digits_underlined`` and
+    ``digits_crossed`` count the found digit cells read as the first player's
+    or as conquered (false marks).
     """
 
     name: str
@@ -242,6 +245,8 @@ class SudokuScore:
     digit_correct: int = 0
     blank_cells: int = 0
     blank_correct: int = 0
+    digits_underlined: int = 0
+    digits_crossed: int = 0
     skipped_cells: int = 0
     wrong_digits: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
@@ -354,8 +359,11 @@ def score_sudoku(
                 score.diagonal_adjacent += is_adjacent((row, col + 1), (row + 1, col))
 
             label = int(labels[row, col])
-            armies = countries[owner[row, col]].get("armies") if found[row, col] else "missing"
+            country = countries[owner[row, col]] if found[row, col] else {}
+            armies = country.get("armies") if found[row, col] else "missing"
             if 1 <= label <= 9:
+                score.digits_underlined += country.get("owner") == "first"
+                score.digits_crossed += bool(country.get("conquered"))
                 if armies == label:
                     score.digit_correct += 1
                 else:
@@ -400,6 +408,8 @@ _SUDOKU_COUNTS = (
     "digit_correct",
     "blank_cells",
     "blank_correct",
+    "digits_underlined",
+    "digits_crossed",
     "skipped_cells",
 )
 
@@ -424,6 +434,8 @@ def summarize_sudoku(
         "map_right_photos": ratio(t["map_right_photos"], len(rows)),
         "digit_accuracy": ratio(t["digit_correct"], t["digit_cells"]),
         "blank_accuracy": ratio(t["blank_correct"], t["blank_cells"]),
+        "false_underline_rate": ratio(t["digits_underlined"], t["digit_cells"]),
+        "false_crossed_rate": ratio(t["digits_crossed"], t["digit_cells"]),
         "failure_rate": ratio(sum(row.failure is not None for row in rows), len(rows)),
         "warning_rate": ratio(sum(bool(row.warnings) for row in rows), len(rows)),
         "seconds_median": percentile(seconds, 50),

@@ -67,6 +67,21 @@ def test_perfect_reading_scores_100_percent() -> None:
     assert m["map_right_photos"] == 1.0 and m["diagonal_false_adjacent"] == 0.0
 
 
+def test_digits_read_underlined_or_crossed_are_counted_as_false_marks() -> None:
+    photo = made_up_photo()
+    doc = perfect_document(photo)
+    digits = [c for c in doc["countries"] if c["armies"] is not None]
+    digits[0]["owner"] = "first"
+    digits[1]["conquered"] = True
+    row = score_sudoku(photo, doc)
+    assert row.digit_correct == row.digit_cells  # the numbers themselves are right
+    assert (row.digits_underlined, row.digits_crossed) == (1, 1)
+    m = summarize_sudoku([row]).metrics
+    assert m["false_underline_rate"] == m["false_crossed_rate"] == 1 / row.digit_cells
+    clean = summarize_sudoku([score_sudoku(photo, perfect_document(photo))]).metrics
+    assert clean["false_underline_rate"] == clean["false_crossed_rate"] == 0.0
+
+
 def test_missing_cell() -> None:
     photo = made_up_photo()
     doc = perfect_document(photo)
