@@ -29,34 +29,21 @@ def generated_id(n: int) -> str:
     return name
 
 
-def _read_marks(
-    seg: Segmentation, ocr: str, settings: ReaderSettings | None = None
-) -> tuple[dict[int, CountryMarks] | None, list[str], Segmentation]:
-    """The marks stage's reading, when that stage is installed, and the
-    segmentation it read (countries cut in two by writing joined: see
-    :mod:`aggression_vision.vision.rejoin`, CNN reader only)."""
+def _read_marks(seg: Segmentation, ocr: str) -> tuple[dict[int, CountryMarks] | None, list[str]]:
+    """The marks stage's reading, when that stage is installed."""
     try:
-        from aggression_vision.vision.marks import read_marks, read_page
+        from aggression_vision.vision.marks import read_marks
     except ImportError:
-        return None, [], seg
+        return None, []
     try:
         from aggression_vision.vision.digits import ModelNotFoundError
     except ImportError:  # pragma: no cover - digits ships with marks
-        return read_marks(seg, backend=ocr), [], seg
-    settings = settings or ReaderSettings()
+        return read_marks(seg, backend=ocr), []
     try:
-        if ocr != "cnn" or not settings.rejoin:
-            return read_marks(seg, backend=ocr), [], seg
-        from aggression_vision.vision.rejoin import rejoin
-
-        page = read_page(seg, backend=ocr)
-        joined = rejoin(seg, settings, page=page)
-        if joined is seg:
-            return page.marks, [], seg
-        return read_marks(joined, backend=ocr), [], joined
+        return read_marks(seg, backend=ocr), []
     except ModelNotFoundError as exc:
         # The map is still worth having: countries and adjacency, numbers null.
-        return None, [f"numbers not read: {exc}"], seg
+        return None, [f"numbers not read: {exc}"]
 
 
 def build_document(
@@ -161,7 +148,7 @@ def read_image(
     quad = None if corners is None else np.asarray(corners, dtype=np.float64).reshape(4, 2)
     seg = segment(image, corners=quad, settings=settings, photo_size=photo_size)
     t0 = time.perf_counter()
-    marks, warnings, seg = _read_marks(seg, ocr, settings)
+    marks, warnings = _read_marks(seg, ocr)
     seg.timings["marks"] = time.perf_counter() - t0
     return build_document(seg, marks, warnings=warnings), seg
 

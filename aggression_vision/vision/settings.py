@@ -548,24 +548,6 @@ class ReaderSettings:
         many line widths of it (not a hole in a thick stroke).
     polygon_tolerance : float
         Douglas-Peucker tolerance of the output polygons, in line widths.
-    rejoin : bool
-        Join two countries parted by writing when the marks network reads the
-        ink dividing them as a number or letter (:mod:`.rejoin`; CNN reader).
-    rejoin_max_boundary : float
-        Line widths: only countries sharing a boundary this short are questioned ...
-    rejoin_max_area : float
-        ... when the smaller is at most this many square line widths.
-    rejoin_cut_reach : float
-        Line widths: border ink this near the boundary is the dividing ink ...
-    rejoin_end_reach : float
-        ... unless this near a boundary with a third country (the borders the
-        boundary ends on).
-    rejoin_touch_reach : float
-        Line widths: writing this near the dividing ink is read with it.
-    rejoin_min_posterior : float
-        Least posterior of the number or letter read that joins the countries.
-    rejoin_stroke_readings : tuple of str
-        Readings that do not join: what a border's stroke or corner reads as.
     """
 
     max_pixels: int = 60_000_000
@@ -736,15 +718,3 @@ class ReaderSettings:
     neck_min_width: float = 1.2
     neck_side_reach: float = 3.0
     polygon_tolerance: float = 0.5
-    rejoin: bool = True
-    rejoin_max_boundary: float = 28.0  # longest boundary of a pair questioned (line widths)
-    rejoin_max_area: float = 400.0  # ... when the smaller country is at most this (sq. line widths)
-    rejoin_cut_reach: float = 1.5  # border ink this near the boundary is the dividing ink
-    rejoin_end_reach: float = 2.0  # ... and not this near a third country's boundary
-    rejoin_touch_reach: float = 0.5  # writing this near the dividing ink is read with it
-    rejoin_min_posterior: float = 0.97  # least posterior of the number or letter read there
-    # ... what a border's stroke or corner reads as
-    rejoin_stroke_readings: tuple[str, ...] = (
-        *("", "1", "7", "11", "17", "71", "77"),
-        *("I", "J", "L", "T", "H", "F", "Y", "V", "X"),
-    )

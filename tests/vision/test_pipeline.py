@@ -33,7 +33,7 @@ def _map_photo(tmp_path: Path) -> Path:
 @pytest.fixture
 def no_marks(monkeypatch: pytest.MonkeyPatch) -> None:
     """Run the pipeline without the marks stage (its model may be absent)."""
-    monkeypatch.setattr(pipeline, "_read_marks", lambda seg, ocr, settings=None: (None, [], seg))
+    monkeypatch.setattr(pipeline, "_read_marks", lambda seg, ocr: (None, []))
 
 
 def test_generated_ids() -> None:
