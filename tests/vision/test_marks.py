@@ -1191,3 +1191,24 @@ def test_an_underline_touching_the_digits_is_found() -> None:
     crop, box = _number_crop("4", 0, True)
     r = ClusterReading(Cluster(1, box, (1,), (box[3] - box[1]) / 34), "4", 0.9, 0.1, 0.0)
     assert _touching_underlines([r], [crop], net, 3.0, MarksSettings(touch_shift=0.0)) == [r]
+
+
+def test_a_number_in_a_cell_of_its_own_is_not_resting_on_a_border() -> None:
+    from aggression_vision.vision.marks import _boxed_in
+
+    cfg = MarksSettings()
+    text_h = 40.0
+    box = (100, 100, 130, 140)  # x0, y0, x1, y1 of a number 40 px high
+    under = np.zeros((300, 300), dtype=bool)
+    under[150:153, 40:260] = True  # a border 10 px under the number
+    assert not _boxed_in(under, box, text_h, cfg)
+    cell = under.copy()
+    cell[88:91, 40:260] = True  # and a cell's lines above and on both sides
+    cell[60:200, 80:83] = True
+    cell[60:200, 155:158] = True
+    assert _boxed_in(cell, box, text_h, cfg)
+    far = under.copy()  # lines beside it but too far off: a country, not a cell
+    far[88:91, 40:260] = True
+    far[60:200, 30:33] = True
+    far[60:200, 200:203] = True
+    assert not _boxed_in(far, box, text_h, cfg)
