@@ -761,9 +761,53 @@ def _ruling_in(
                                 settings.grid_darker_spread * spread,
                             ),
                         )
-                family &= darkness <= np.maximum(level * settings.grid_darker, level + extra)
+                limit = np.maximum(level * settings.grid_darker, level + extra)
+                if settings.grid_darker_crest > 0:
+                    # In a shadow (or where the print is heavier) the lines'
+                    # crests stand out more from their rims than on the rest
+                    # of the page: ink is drawn over the ruling only when
+                    # also darker than the family's typical crest in this
+                    # area (one median: where a stroke runs along a line
+                    # for long, the stroke would set a local level itself).
+                    peak = _crest_level(darkness, whole)
+                    if peak is not None:
+                        np.maximum(limit, peak * settings.grid_darker_crest, out=limit)
+                family &= darkness <= limit
         ruling |= family
     return ruling, found
+
+
+def _crest_level(
+    darkness: NDArray[np.float32], lines: NDArray[np.bool_], step: int = 3
+) -> float | None:
+    """Median darkness of the crests of ``lines`` (pixels as dark as their 8
+    neighbours), on the pixels whose ``x + y`` is a multiple of ``step``;
+    None when fewer than 20 crests are sampled.
+
+    Every row and every column holds its share of the sample, so the crests
+    of horizontal and vertical lines fall on it whatever the lines' step (a
+    grid of every ``step``-th row would miss all lines of a ruling whose step
+    is a multiple of it).
+    """
+    h, w = darkness.shape
+    values = []
+    for r in range(step):
+        c = (-r) % step  # rows 1 + r + step i, columns 1 + c + step j: x + y = 2 mod step
+        ys, xs = slice(1 + r, h - 1, step), slice(1 + c, w - 1, step)
+        centre = darkness[ys, xs]
+        crest = lines[ys, xs].copy()
+        for dy in (-1, 0, 1):
+            for dx in (-1, 0, 1):
+                if dy or dx:
+                    crest &= (
+                        centre
+                        >= darkness[1 + r + dy : h - 1 + dy : step, 1 + c + dx : w - 1 + dx : step]
+                    )
+        values.append(centre[crest])
+    sample = np.concatenate(values)
+    if len(sample) < 20:
+        return None
+    return float(_median(sample))
 
 
 def _line_stats(

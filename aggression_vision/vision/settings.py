@@ -244,6 +244,11 @@ class ReaderSettings:
     grid_two_level_ratio : float
         ... have a crest this many times darker than the typical line's (the
         darker lines of Seyes paper).
+    grid_darker_crest : float
+        Ink kept as drawn along a ruling line is also darker than this many
+        times the median darkness of the family's crests (the darkest pixels
+        across its lines) in the page or tile searched: in a shadow the
+        crests stand out more from their light rims (0: no such floor).
     ruling_darkness : float
         Darkness threshold of the (more sensitive) mask printed ruling is
         looked for in.
@@ -631,6 +636,7 @@ class ReaderSettings:
     grid_two_level_fraction: float = 0.14
     grid_two_level_extent: float = 0.1
     grid_two_level_ratio: float = 1.4
+    grid_darker_crest: float = 1.2  # x the lines' median crest darkness
     ruling_darkness: float = 0.05
     ruling_contrast_max_gain: float = 2.0
     ruling_glare_paper: float = 0.93

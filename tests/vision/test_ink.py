@@ -569,3 +569,32 @@ def test_pencil_in_a_glare_on_squared_paper_is_ink() -> None:
     assert inside.mean() < 0.002
     off = replace(ReaderSettings(), ruling_contrast_max_gain=1.0)
     assert find_ink(img, settings=off).mask[897:914, 320:1080].any(axis=0).mean() < 0.5
+
+
+def _squared_with_dark_cores() -> np.ndarray:
+    """Squared paper whose lines have a dark core between light rims (as in a
+    shadow, where the print's crests stand out from their rims), and a pen
+    stroke drawn over one line."""
+    h, w = 1050, 1400
+    img = np.full((h, w, 3), 225, np.uint8)
+    for c in range(12, max(h, w), 24):
+        for d, grey in ((-1, 205), (1, 205), (0, 125)):
+            cv2.line(img, (0, c + d), (w - 1, c + d), (grey, grey, grey), 1)
+            cv2.line(img, (c + d, 0), (c + d, h - 1), (grey, grey, grey), 1)
+    cv2.line(img, (300, 492), (1100, 492), (40, 40, 40), 3)
+    return img
+
+
+def test_grid_lines_with_dark_crests_are_ruling_and_a_pen_stroke_along_one_is_kept() -> None:
+    # The lines' median darkness (rims included) is low: measured against it
+    # alone, their cores would pass for drawing along the lines.
+    img = _squared_with_dark_cores()
+    left = {}
+    for crest in (0.0, ReaderSettings().grid_darker_crest):
+        ink = find_ink(img, settings=replace(ReaderSettings(), grid_darker_crest=crest))
+        assert ink.mask[486:499, 320:1080].any(axis=0).mean() > 0.9
+        away = ink.mask.copy()
+        away[470:520, 280:1120] = False
+        left[crest] = away.sum() / away.size
+    assert left[ReaderSettings().grid_darker_crest] < 0.002
+    assert left[0.0] > 0.05
