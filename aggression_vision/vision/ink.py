@@ -781,8 +781,8 @@ def _crest_level(
     darkness: NDArray[np.float32], lines: NDArray[np.bool_], step: int = 3
 ) -> float | None:
     """Median darkness of the crests of ``lines`` (pixels as dark as their 8
-    neighbours), on the pixels whose ``x + y`` is a multiple of ``step``;
-    None when fewer than 20 crests are sampled.
+    neighbours), on the pixels whose ``x + y`` is 2 modulo ``step``; None when
+    fewer than 20 crests are sampled.
 
     Every row and every column holds its share of the sample, so the crests
     of horizontal and vertical lines fall on it whatever the lines' step (a
