@@ -561,6 +561,9 @@ class MarksSettings:
     touch_below : float
         ... with at most this fraction of its own ink below it (a digit's bar, as a
         printed 4's, has the digit's stem going on below it).
+    touch_ink : float
+        The stroke is looked for among the crop's pixels darker than this (the crop's
+        darkness is 0..1 of the writing's); the faint rims around it move with it.
     map_margin : float
         The writing is looked for in the map's bounding box (the pixels some country
         claims) grown by this many line widths, not in the whole photo: writing no country
@@ -705,6 +708,7 @@ class MarksSettings:
     touch_bottom: float = 0.4  # writing heights from the writing's bottom
     touch_narrow: float = 0.6  # writing heights: least width its length is measured on
     touch_below: float = 0.25  # most ink below it, over its own
+    touch_ink: float = 0.4  # crop darkness (0..1, of the writing's) the stroke is found in
     map_margin: float = 20.0
 
 
@@ -735,6 +739,11 @@ class Cluster:
     #: darkness the crop is scaled by (see :func:`_reread_ruled`).
     origin: tuple[int, int] = (0, 0)
     top: float = 0.0
+
+    @property
+    def text_h(self) -> float:
+        """The page's typical writing height in pixels, from this cluster's box."""
+        return (self.bbox[3] - self.bbox[1]) / max(self.height, 1e-6)
 
 
 @dataclass(frozen=True)
@@ -2113,7 +2122,7 @@ def _reread_ruled(
         win = gray[oy : oy + h, ox : ox + w]
         if win.shape != crop.shape:
             continue
-        text_h = (cl.bbox[3] - cl.bbox[1]) / max(cl.height, 1e-6)
+        text_h = cl.text_h
         k = _background_side(text_h, cfg)
         box = (cl.bbox[0] - ox, cl.bbox[1] - oy, cl.bbox[2] - ox, cl.bbox[3] - oy)
         lines = _ruling_darkness(_paper_minus_gray(win, k), box, cl.top, text_h, cfg)
@@ -2956,7 +2965,7 @@ def _reread_turned(
     if not pick:
         return readings
     views = [rotate_ink(crops[i], a) for i in pick for a in cfg.view_angles]
-    out = net.run(np.stack([digits.to_input(v) for v in views]))
+    out = _run_views(net, views)
     vocab = digits.vocabulary()
     base = vocab[: 1 + digits.MAX_ARMIES + len(digits.LETTERS)]
     nv = len(cfg.view_angles) + 1
@@ -2977,6 +2986,11 @@ def _reread_turned(
     return out_r
 
 
+def _run_views(net: digits.MarkNet, views: list[NDArray[np.float32]]) -> digits.NetOutput:
+    """The network's outputs for ``views`` (crops of ink darkness), in one batch."""
+    return net.run(np.stack([digits.to_input(v) for v in views]))
+
+
 def _reread_ones(
     readings: list[ClusterReading],
     crops: list[NDArray[np.float32]],
@@ -2994,7 +3008,7 @@ def _reread_ones(
         cv2.resize(crops[i], None, fx=cfg.ones_stretch, fy=1.0, interpolation=cv2.INTER_LINEAR)
         for i in pick
     ]
-    out = net.run(np.stack([digits.to_input(v) for v in views]))
+    out = _run_views(net, views)
     texts, probs, _, _ = _readings(out.logprobs, pairs=False)
     result = list(readings)
     for j, i in enumerate(pick):
@@ -3114,14 +3128,14 @@ def _touching_underlines(
             or any(d in r.text for d in cfg.touch_skip)
         ):
             continue
-        text_h = (cl.bbox[3] - cl.bbox[1]) / max(cl.height, 1e-6)
+        text_h = cl.text_h
         stroke = _touching_stroke(crops[i], text_h, line_width, cfg)
         if stroke is not None:
             pick.append(i)
             views.append(_moved_down(crops[i], stroke, max(2, round(cfg.touch_shift * text_h))))
     if not pick:
         return readings
-    out = net.run(np.stack([digits.to_input(v) for v in views]))
+    out = _run_views(net, views)
     texts, _, _, _ = _readings(out.logprobs, pairs=cfg.pair_vocabulary)
     result = list(readings)
     for j, i in enumerate(pick):
@@ -3151,14 +3165,14 @@ def _touching_stroke(
 ) -> NDArray[np.bool_] | None:
     """The pixels of the lowest long, near-straight stroke of a cluster's writing shaped
     as an underline touching the digits above it (see ``MarksSettings.touch_slant`` to
-    ``touch_below``), or None.
+    ``touch_ink``), or None.
 
     The writing is sheared by each slant tried; in each, the longest row run (gaps of a
     line width closed) of the lowest ``touch_lower`` of the writing is the candidate, the
     longest over the slants is kept. Its band (a line width either side of its row) is
     the stroke; the writing above the band is the digits it is measured against.
     """
-    ink = (crop > 0.4).astype(np.uint8)
+    ink = (crop > cfg.touch_ink).astype(np.uint8)
     rows = np.flatnonzero(ink.any(axis=1))
     if rows.size == 0:
         return None
@@ -3526,7 +3540,7 @@ def _below(mark: Cluster, num: Cluster, cfg: MarksSettings) -> bool:
     ``MarksSettings.underline_gap`` and ``underline_cluster_height``)."""
     mx0, my0, mx1, my1 = mark.bbox
     nx0, ny0, nx1, ny1 = num.bbox
-    text_h = (ny1 - ny0) / max(num.height, 1e-6)
+    text_h = num.text_h
     overlap = min(mx1, nx1) - max(mx0, nx0)
     return (
         mark.height <= cfg.underline_cluster_height
@@ -3553,11 +3567,10 @@ def _mark_on_border(
             out.append(r)
             continue
         x0, y0, x1, y1 = r.cluster.bbox
-        text_h = (y1 - y0) / max(r.cluster.height, 1e-6)
+        text_h = r.cluster.text_h
         top = max(0, int(round(y1 - cfg.underline_border_inside * text_h)))
         bottom = min(hh, int(round(y1 + cfg.underline_border_reach * text_h)) + 1)
-        band = borders[top:bottom, max(0, x0) : min(ww, x1)]
-        cover = float(band.any(axis=0).mean()) if band.size else 0.0
+        cover = _cover(borders[top:bottom, max(0, x0) : min(ww, x1)], across=0)
         if cover >= cfg.underline_border_cover and not _boxed_in(
             borders, r.cluster.bbox, text_h, cfg
         ):
@@ -3583,12 +3596,14 @@ def _boxed_in(
     above = borders[max(0, y0 - reach) : max(0, y0 + inside + 1), max(0, x0) : min(ww, x1)]
     left = borders[rows, max(0, x0 - side) : max(0, x0 + inside + 1)]
     right = borders[rows, max(0, x1 - inside) : min(ww, x1 + side + 1)]
-    covers = [
-        float(above.any(axis=0).mean()) if above.size else 0.0,
-        float(left.any(axis=1).mean()) if left.size else 0.0,
-        float(right.any(axis=1).mean()) if right.size else 0.0,
-    ]
+    covers = (_cover(above, across=0), _cover(left, across=1), _cover(right, across=1))
     return min(covers) >= cfg.underline_border_boxed
+
+
+def _cover(band: NDArray[np.bool_], across: int) -> float:
+    """Share of ``band``'s columns (``across=0``) or rows (``across=1``) holding any
+    border ink; 0 for an empty band."""
+    return float(band.any(axis=across).mean()) if band.size else 0.0
 
 
 def _bar_shaped(r: ClusterReading, cfg: MarksSettings) -> bool:
