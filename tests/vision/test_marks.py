@@ -1212,3 +1212,45 @@ def test_a_number_in_a_cell_of_its_own_is_not_resting_on_a_border() -> None:
     far[60:200, 30:33] = True
     far[60:200, 200:203] = True
     assert not _boxed_in(far, box, text_h, cfg)
+
+
+def _ruled_number(
+    pen_underline: bool, ruled: bool = True
+) -> tuple[np.ndarray, np.ndarray, tuple[int, int, int, int]]:
+    """A "4" 34 px high on paper ruled every 24 px (lines a third as dark as the
+    writing, one 4 px under the digits), with a pen underline drawn along that line
+    when asked: the cluster's crop (the writing's and that line's ink under the digits,
+    of the writing's darkness), the page's grey and the ink's box."""
+    crop, box = _number_crop("4", 0, False)
+    y = box[3] + 4
+    ink = crop.copy()
+    dark = ink * 150.0
+    if ruled:
+        for row in range(y % 24, crop.shape[0], 24):
+            dark[row : row + 2] = np.maximum(dark[row : row + 2], 50.0)
+        ink[y : y + 2, box[0] - 4 : box[2] + 4] = 50.0 / 150.0  # (the line under it)
+    if pen_underline:
+        ink[y - 1 : y + 3, box[0] - 4 : box[2] + 4] = 1.0
+        dark[y - 1 : y + 3, box[0] - 4 : box[2] + 4] = 150.0
+    gray = (230 - np.minimum(dark, 220)).astype(np.uint8)
+    ys, xs = np.nonzero(ink > 0.25)
+    return ink, gray, (int(xs.min()), int(ys.min()), int(xs.max()) + 1, int(ys.max()) + 1)
+
+
+def test_a_ruling_line_under_the_digits_is_no_underline() -> None:
+    from dataclasses import replace
+
+    from aggression_vision.vision import digits
+    from aggression_vision.vision.marks import Cluster, ClusterReading, _ruled_underlines
+
+    net = digits.load_net()
+    cfg = MarksSettings()
+    read = {}
+    for pen, ruled in ((False, True), (True, True), (False, False)):
+        crop, gray, box = _ruled_number(pen, ruled)
+        cl = replace(Cluster(1, box, (1,), (box[3] - box[1]) / 34), top=150.0)
+        r = ClusterReading(cl, "4", 0.9, 0.95, 0.0)  # the network reads it as underlined
+        read[pen, ruled] = _ruled_underlines([r], [crop], gray, net, 3.0, cfg)[0].underlined
+    assert read[False, True] < cfg.mark_threshold  # only the printed line under it
+    assert read[True, True] == 0.95  # a pen underline along the line: kept
+    assert read[False, False] == 0.95  # no ruling: nothing to take out
