@@ -1127,6 +1127,37 @@ def test_printed_ruling_through_a_crossed_number_is_found_at_its_slant() -> None
     assert _ruling_darkness(half, box, top, text_h, cfg) is None
 
 
+def test_slanted_ruling_is_taken_out_of_every_crop_but_not_the_pen_across_it() -> None:
+    """A light printed line at a slant through a cluster's window is taken off its crop
+    (a line through a number reads as an extra 1), the darker pen stroke crossing it is
+    not; a line dark along less than ``cut_ruling_share`` of a side (other writing
+    beside the cluster) is no ruling, though it is along more than half of it."""
+    from aggression_vision.vision.marks import _Cutter, _may_hold_line, _ruling_darkness
+
+    cfg = MarksSettings()
+    text_h, top = 40.0, 200.0
+    h, w = 100, 160
+    box = (50, 30, 110, 70)
+    dark = np.zeros((h, w), np.float32)
+    cv2.line(dark, (0, 40), (w - 1, 54), 80.0, 2)  # printed ruling, about 5 degrees
+    cv2.line(dark, (80, 32), (80, 68), 200.0, 4)  # the pen's stroke across it
+    cutter = object.__new__(_Cutter)
+    cutter.cfg, cutter.pad, cutter.text_h = cfg, 2, text_h
+    on = cutter._slanted_ruling(dark, box, top)
+    for x in (5, 60, 100, 150):
+        y = int(round(40 + 14 * x / (w - 1)))
+        assert on[y - 1 : y + 2, x].any()
+    assert not (on & (dark >= 200.0)).any()  # the stroke stays
+    part = np.zeros((h, w), np.float32)
+    cv2.line(part, (0, 40), (140, 52), 80.0, 2)  # along 0.6 of the right side only
+    grown = (48, 28, 112, 72)
+    assert _ruling_darkness(part, grown, top, text_h, cfg) is not None  # (a median)
+    assert _ruling_darkness(part, grown, top, text_h, cfg, share=cfg.cut_ruling_share) is None
+    assert not cutter._slanted_ruling(part, box, top).any()
+    # The quick test never says no where there is a line.
+    assert _may_hold_line(np.minimum(dark, top), (48, 112), top, text_h, cfg, 0.7)
+
+
 def test_an_underline_drawn_close_to_a_border_stays_in_the_crop() -> None:
     from aggression_vision.vision.marks import _band_underline
 
