@@ -1456,6 +1456,10 @@ def _protrusions(
             max_extent=settings.protrusion_root_extent * line_width,
             min_tip=settings.protrusion_root_tip * line_width**2,
             reach=2 * (settings.protrusion_distance - settings.protrusion_root) * line_width,
+            labels=labels,
+            sea=found.sea,
+            sea_reach=settings.protrusion_root_sea * line_width,
+            min_paper=settings.protrusion_root_paper,
         )
     return stub
 
@@ -1467,6 +1471,10 @@ def _protrusion_roots(
     max_extent: float,
     reach: float,
     min_tip: float,
+    labels: NDArray[np.int32] | None = None,
+    sea: NDArray[np.bool_] | None = None,
+    sea_reach: float = 0.0,
+    min_paper: float = 0.0,
 ) -> NDArray[np.bool_]:
     """``stub`` with the ink of ``loose`` within ``reach`` pixels of it, in
     the pieces of ``loose`` at most ``max_extent`` pixels long that hold at
@@ -1479,6 +1487,13 @@ def _protrusion_roots(
     next to a sizeable protrusion is taken: a thick or wobbly border's edge
     is off the boundary too, along the line, and a tick or a sharp corner
     sticks out a little.
+
+    With the countries ``labels`` (0 off every country) a piece is not
+    followed back when at least half of it lies within ``sea_reach`` pixels
+    of the ``sea`` (a printed title on a sheet's frame line), when less than
+    ``min_paper`` of its box widened by ``reach`` is countries' paper
+    (printed text, a patterned background), or when the ink taken touches the paper of two countries
+    (it crosses the border between them: taking it off would join them).
     """
     count, pieces, stats, _ = connected_components((loose | stub).view(np.uint8))
     tip_area = np.bincount(pieces[stub], minlength=count)
@@ -1490,10 +1505,63 @@ def _protrusion_roots(
         x, y, cw, ch = (int(v) for v in stats[k, :4])
         win = np.s_[y : y + ch, x : x + cw]
         mine = pieces[win] == k
+        if labels is not None and _paper_share(labels, (x, y, cw, ch), reach) < min_paper:
+            continue
+        if sea is not None and _near_sea(mine, sea, (x, y, cw, ch), sea_reach):
+            continue
         tips = (stub[win] & mine).view(np.uint8)
         near = cv2.distanceTransform(1 - tips, cv2.DIST_L2, 3) <= reach
-        out[win] |= mine & near
+        root = mine & near
+        if labels is not None and _touches_two(root, labels, (x, y, cw, ch)):
+            continue
+        out[win] |= root
     return out
+
+
+def _paper_share(labels: NDArray[np.int32], box: tuple[int, int, int, int], margin: float) -> float:
+    """The share of countries' paper in the window ``box`` x, y, width,
+    height of ``labels`` widened by ``margin`` pixels."""
+    h, w = labels.shape
+    x, y, cw, ch = box
+    m = int(np.ceil(margin))
+    around = labels[max(0, y - m) : min(h, y + ch + m), max(0, x - m) : min(w, x + cw + m)]
+    return float(np.count_nonzero(around) / around.size)
+
+
+def _near_sea(
+    piece: NDArray[np.bool_],
+    sea: NDArray[np.bool_],
+    box: tuple[int, int, int, int],
+    reach: float,
+) -> bool:
+    """Whether at least half of ``piece`` (in the window ``box`` x, y,
+    width, height of ``sea``) lies within ``reach`` pixels of the sea."""
+    h, w = sea.shape
+    x, y, cw, ch = box
+    m = int(np.ceil(reach)) + 1
+    y0, x0 = max(0, y - m), max(0, x - m)
+    around = sea[y0 : min(h, y + ch + m), x0 : min(w, x + cw + m)]
+    if not around.any():
+        return False
+    dist = cv2.distanceTransform((~around).view(np.uint8), cv2.DIST_L2, 3)
+    near = dist[y - y0 : y - y0 + ch, x - x0 : x - x0 + cw] <= reach
+    return bool(2 * np.count_nonzero(near & piece) >= np.count_nonzero(piece))
+
+
+def _touches_two(
+    piece: NDArray[np.bool_], labels: NDArray[np.int32], box: tuple[int, int, int, int]
+) -> bool:
+    """Whether ``piece`` (in the window ``box`` x, y, width, height of
+    ``labels``) has 8-neighbours in two countries."""
+    h, w = labels.shape
+    x, y, cw, ch = box
+    y0, x0 = max(0, y - 1), max(0, x - 1)
+    win = labels[y0 : min(h, y + ch + 1), x0 : min(w, x + cw + 1)]
+    grown = np.zeros(win.shape, np.uint8)
+    grown[y - y0 : y - y0 + ch, x - x0 : x - x0 + cw] = piece
+    touched = cv2.dilate(grown, np.ones((3, 3), np.uint8)) > 0
+    near = win[touched & (win > 0)]
+    return near.size > 0 and bool((near != near[0]).any())
 
 
 def welded_seeds(

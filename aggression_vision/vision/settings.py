@@ -446,10 +446,19 @@ class ReaderSettings:
         in a writing-sized piece that holds a protrusion, is writing too (the
         strokes that join a welded digit to its border). 0 turns it off.
     protrusion_root_extent : float
-        Line widths: a longer piece of that ink is a border's ragged edge.
+        Line widths: a longer piece of that ink is a border's ragged edge
+        (a welded digit can be 15 line widths tall).
     protrusion_root_tip : float
         Square line widths: a smaller protrusion (a tick, a corner's
         overshoot) is not followed back to its border.
+    protrusion_root_sea : float
+        Line widths: a piece mostly this near the sea is not followed back
+        (a printed title above a sheet's frame line is no country's number).
+    protrusion_root_paper : float
+        A piece whose box, widened by the reach of the extension, holds less
+        than this share of countries' paper is not followed back (printed
+        text, a patterned background: ink with little paper between its
+        strokes).
     welded_writing : bool
         The protrusion test first gives each country the paper that gap
         closing filled, or left in pockets, touching that country only (a
@@ -697,8 +706,10 @@ class ReaderSettings:
     stub_country_inradius: float = 2.0
     protrusion_distance: float = 2.0
     protrusion_root: float = 1.0  # off every boundary and joined to a protrusion: writing
-    protrusion_root_extent: float = 8.0  # longest piece so extended (line widths)
+    protrusion_root_extent: float = 16.0  # longest piece so extended (line widths)
     protrusion_root_tip: float = 3.0  # least protrusion so extended (square line widths)
+    protrusion_root_sea: float = 3.0  # not extended when mostly this near the sea (line widths)
+    protrusion_root_paper: float = 0.3  # least share of countries' paper in its box
     welded_writing: bool = True
     swallowed_min_area: float = 80.0
     cut_pocket_inradius: float = 3.5

@@ -480,6 +480,77 @@ def test_a_digit_welded_to_a_border_is_writing_down_to_the_border() -> None:
     assert taken[1.0] > 0.9 and taken[0.0] < 0.6
 
 
+def test_a_tall_digit_welded_to_a_border_is_writing_down_to_the_border() -> None:
+    # A "7" about 9 line widths tall hangs on the line between two countries
+    # by the end of its bar: its strokes are still followed back to the line.
+    rng = np.random.default_rng(5)
+    img = _paper()
+    cv2.rectangle(img, (150, 120), (750, 600), INK, LW, cv2.LINE_AA)
+    cv2.polylines(img, [_wobbly((450, 120), (450, 600), rng)], False, INK, LW, cv2.LINE_AA)
+    seven = np.array([[451, 330], [480, 330], [462, 385]], np.int32).reshape(-1, 1, 2)
+    cv2.polylines(img, [seven], False, INK, LW, cv2.LINE_AA)
+    digit = np.zeros((H, W), np.uint8)
+    cv2.polylines(digit, [seven], False, 1, LW + 2)
+    digit[:, :456] = 0  # off the line's own ink
+    taken = {}
+    for extent in (8.0, ReaderSettings().protrusion_root_extent):
+        seg = segment(img, settings=replace(ReaderSettings(), protrusion_root_extent=extent))
+        assert len(seg.regions) == 2
+        taken[extent] = (seg.writing & digit).sum() / (seg.ink & digit.astype(bool)).sum()
+    assert taken[16.0] > 0.9 > taken[8.0]
+
+
+def _hanging_piece() -> tuple[NDArray[np.bool_], NDArray[np.bool_], NDArray[np.int32]]:
+    # A piece of border ink 30 px long off the boundary: its far end (the
+    # protrusion) and the stroke back towards the line, in country 1.
+    stub = np.zeros((100, 100), bool)
+    loose = np.zeros((100, 100), bool)
+    loose[40:44, 30:60] = True
+    stub[40:44, 50:60] = True
+    labels = np.ones((100, 100), np.int32)
+    labels[loose] = 0
+    return stub, loose, labels
+
+
+def test_a_piece_next_to_the_sea_is_not_followed_back() -> None:
+    from aggression_vision.vision import regions
+
+    stub, loose, labels = _hanging_piece()
+    kw = dict(max_extent=40.0, reach=30.0, min_tip=4.0, labels=labels)
+    taken = regions._protrusion_roots(stub, loose, **kw)
+    assert taken[loose].all()
+    sea = np.zeros_like(stub)
+    sea[:36] = True  # a title on a frame line: the sea 4 px above it
+    labels[:36] = 0
+    kept = regions._protrusion_roots(stub, loose, sea=sea, sea_reach=10.0, **kw)
+    assert not (kept & ~stub).any()
+    far = regions._protrusion_roots(stub, loose, sea=sea, sea_reach=2.0, **kw)
+    assert far[loose].all()
+
+
+def test_a_piece_among_ink_is_not_followed_back() -> None:
+    from aggression_vision.vision import regions
+
+    stub, loose, labels = _hanging_piece()
+    kw = dict(max_extent=40.0, reach=30.0, min_tip=4.0, min_paper=0.3)
+    assert regions._protrusion_roots(stub, loose, labels=labels, **kw)[loose].all()
+    labels[5:80, :95] = 0  # printed text: no paper of a country around the piece
+    kept = regions._protrusion_roots(stub, loose, labels=labels, **kw)
+    assert not (kept & ~stub).any()
+
+
+def test_a_piece_between_two_countries_is_not_followed_back() -> None:
+    from aggression_vision.vision import regions
+
+    stub, loose, labels = _hanging_piece()
+    labels[44:] = 2  # the stroke back runs along the border with country 2
+    labels[loose] = 0
+    kept = regions._protrusion_roots(
+        stub, loose, max_extent=40.0, reach=30.0, min_tip=4.0, labels=labels
+    )
+    assert not (kept & ~stub).any()
+
+
 STUB_LW = 4.5  # what a 3-thick cv2.line measures
 
 
