@@ -1285,3 +1285,73 @@ def test_a_ruling_line_under_the_digits_is_no_underline() -> None:
     assert read[False, True] < cfg.mark_threshold  # only the printed line under it
     assert read[True, True] == 0.95  # a pen underline along the line: kept
     assert read[False, False] == 0.95  # no ruling: nothing to take out
+
+
+def test_an_underline_apart_from_a_barred_seven_is_no_cross_out() -> None:
+    """A number read as crossed out and underlined whose underline lies apart from the
+    digits is read again without it: a 7 with a bar over its underline reads as struck
+    through, and without the underline it does not (dev2 312)."""
+    from aggression_vision.vision import digits
+    from aggression_vision.vision.marks import (
+        Cluster,
+        ClusterReading,
+        _apart_underline,
+        _crossed_without_underline,
+    )
+
+    crop = np.zeros((60, 44), np.float32)
+    cv2.line(crop, (10, 8), (32, 8), 1.0, 3)  # the 7's top
+    cv2.line(crop, (32, 8), (18, 40), 1.0, 3)  # its stem
+    cv2.line(crop, (14, 24), (32, 24), 1.0, 3)  # its bar
+    underline = np.zeros_like(crop)
+    cv2.line(underline, (6, 50), (38, 50), 1.0, 3)
+    crop = np.maximum(crop, underline)
+    mask = _apart_underline(crop, 32.0, 3.0, MarksSettings())
+    assert mask is not None
+    assert mask[underline > 0].all() and not mask[:45].any()
+
+    class Strikes:
+        """Reads a crop as crossed out when its lowest ink row is a bar across most of
+        the writing (an underline taken for a strike)."""
+
+        def run(self, x: np.ndarray) -> digits.NetOutput:
+            n, steps, classes = len(x), digits.INPUT_W // 4, 1 + len(digits.ALPHABET)
+            lp = np.full((n, steps, classes), -np.log(classes), np.float32)
+            crossed = []
+            for im in x:
+                rows = np.flatnonzero(im.max(axis=1) > 0.3)
+                cols = np.flatnonzero(im.max(axis=0) > 0.3)
+                low = np.count_nonzero(im[rows[-1]] > 0.3)
+                crossed.append(0.9 if low >= 0.8 * (cols[-1] - cols[0] + 1) else 0.1)
+            return digits.NetOutput(lp, np.full(n, 0.9, np.float32), np.array(crossed, np.float32))
+
+    cl = Cluster(1, (6, 8, 39, 52), (1,))
+    seven = ClusterReading(cl, "7", 0.9, 0.9, 0.9)
+    net = Strikes()
+    cfg = MarksSettings()
+    out = _crossed_without_underline([seven], [crop], net, 3.0, cfg)  # type: ignore[arg-type]
+    assert out[0].crossed == pytest.approx(0.1)
+    # Read as not underlined: not asked.
+    plain = ClusterReading(cl, "7", 0.9, 0.2, 0.9)
+    assert _crossed_without_underline([plain], [crop], net, 3.0, cfg)[0].crossed == 0.9  # type: ignore[arg-type]
+
+
+def test_the_second_network_reads_the_cross_out_of_a_split_part_too() -> None:
+    """A number read from a trial-split part (beside a letter) read as crossed out is read
+    by the second network as a whole cluster is (``second_crossed_splits``)."""
+    from aggression_vision.vision import digits
+    from aggression_vision.vision.marks import Cluster, ClusterReading, second_opinion
+
+    class NotCrossed:
+        def run(self, x: np.ndarray) -> digits.NetOutput:
+            n, steps, classes = len(x), digits.INPUT_W // 4, 1 + len(digits.ALPHABET)
+            lp = np.full((n, steps, classes), -np.log(classes), np.float32)
+            return digits.NetOutput(lp, np.zeros(n, np.float32), np.full(n, 0.1, np.float32))
+
+    crop = np.zeros((40, 30), np.float32)
+    cv2.line(crop, (15, 5), (15, 35), 1.0, 3)
+    part = ClusterReading(Cluster(1, (0, 0, 30, 40), (1,), split_of=(0, 1)), "1", 0.9, 0.0, 0.9)
+    out = second_opinion([part], [crop], MarksSettings(), NotCrossed())  # type: ignore[arg-type]
+    assert out[0].crossed == pytest.approx(0.1)
+    off = MarksSettings(second_crossed_splits=False)
+    assert second_opinion([part], [crop], off, NotCrossed())[0].crossed == 0.9  # type: ignore[arg-type]
