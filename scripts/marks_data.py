@@ -367,10 +367,7 @@ class Sample:
 def random_text(rng: np.random.Generator) -> str:
     r = rng.random()
     if r < 0.72:
-        # armies: small numbers are the most common, but every value 1-100 must be seen
-        if rng.random() < 0.5:
-            return str(int(rng.integers(1, 101)))
-        return str(int(min(100, max(1, round(rng.exponential(12))))))
+        return random_number(rng)
     if r < 0.9:
         return str(rng.choice(list(string.ascii_uppercase)))
     if r < 0.95:
@@ -385,11 +382,28 @@ def _project_hand(rng: np.random.Generator):
     return hw.random_style(rng, mnist_split="train", font_split="train")
 
 
+def random_number(rng: np.random.Generator) -> str:
+    """An army count 1-100 as :func:`random_text` draws them (small ones the most common)."""
+    if rng.random() < 0.5:
+        return str(int(rng.integers(1, 101)))
+    return str(int(min(100, max(1, round(rng.exponential(12))))))
+
+
 def make_sample(
-    rng: np.random.Generator, fonts: dict[str, list[str]], *, hard: float = 1.0
+    rng: np.random.Generator,
+    fonts: dict[str, list[str]],
+    *,
+    hard: float = 1.0,
+    crossed_share: float = 0.0,
 ) -> Sample:
-    """One random training crop; ``hard`` scales the probability of marks and distortions."""
-    text = random_text(rng)
+    """One random training crop; ``hard`` scales the probability of marks and distortions.
+
+    With probability ``crossed_share`` the crop is a number that is crossed out (any kind,
+    underlined or not as usual): the data of the crossed-out specialist
+    (``models/marks_crossed.onnx``); otherwise any text as :func:`random_text` draws it.
+    """
+    force_cross = crossed_share > 0 and rng.random() < crossed_share
+    text = random_number(rng) if force_cross else random_text(rng)
     h = int(rng.integers(28, 48))
     thick = max(1, round(h * rng.uniform(0.05, 0.13)))
     hand = random_hand(rng, text or "1", fonts)
@@ -434,7 +448,7 @@ def make_sample(
         if rng.random() < 0.45 * hard:
             add_underline(canvas, nbox, h, thick, rng)
             underlined = True
-        if rng.random() < 0.4 * hard:
+        if force_cross or rng.random() < 0.4 * hard:
             cross_kind = str(rng.choice(CROSS_KINDS, p=[0.35, 0.25, 0.2, 0.2]))
             add_crossout(canvas, nbox, h, thick, rng, cross_kind)
             crossed = True
@@ -584,11 +598,11 @@ def font_lists() -> dict[str, list[str]]:
     return {"hand": hand, "print": _existing(PRINT_FONTS)}
 
 
-def make_batch(seed: int, n: int, hard: float = 1.0) -> list[Sample]:
-    """``n`` samples from ``numpy.random.default_rng(seed)``."""
+def make_batch(seed: int, n: int, hard: float = 1.0, crossed_share: float = 0.0) -> list[Sample]:
+    """``n`` samples from ``numpy.random.default_rng(seed)`` (see :func:`make_sample`)."""
     rng = np.random.default_rng(seed)
     fonts = font_lists()
-    return [make_sample(rng, fonts, hard=hard) for _ in range(n)]
+    return [make_sample(rng, fonts, hard=hard, crossed_share=crossed_share) for _ in range(n)]
 
 
 def to_arrays(samples: list[Sample]):

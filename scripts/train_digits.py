@@ -81,8 +81,8 @@ class MarkNetTorch(nn.Module):
 
 
 def _chunk(args):
-    seed, n = args
-    samples = md.make_batch(seed, n)
+    seed, n, crossed_share = args
+    samples = md.make_batch(seed, n, crossed_share=crossed_share)
     x = np.stack([s.x for s in samples])
     x = (x * 255).round().astype(np.uint8)
     texts = [s.text for s in samples]
@@ -91,9 +91,13 @@ def _chunk(args):
     return x, texts, marks, kinds
 
 
-def generate(seed: int, n: int, workers: int, chunk: int = 2000):
-    """``n`` samples in chunks with seeds ``seed * 1000 + i`` (deterministic per seed)."""
-    jobs = [(seed * 1000 + i, min(chunk, n - i * chunk)) for i in range((n + chunk - 1) // chunk)]
+def generate(seed: int, n: int, workers: int, chunk: int = 2000, crossed_share: float = 0.0):
+    """``n`` samples in chunks with seeds ``seed * 1000 + i`` (deterministic per seed);
+    ``crossed_share`` of them crossed-out numbers (:func:`marks_data.make_sample`)."""
+    jobs = [
+        (seed * 1000 + i, min(chunk, n - i * chunk), crossed_share)
+        for i in range((n + chunk - 1) // chunk)
+    ]
     with ProcessPoolExecutor(workers) as ex:
         parts = list(ex.map(_chunk, jobs))
     x = np.concatenate([p[0] for p in parts])
@@ -103,12 +107,12 @@ def generate(seed: int, n: int, workers: int, chunk: int = 2000):
     return x, texts, marks, kinds
 
 
-def load_or_generate(cache: Path, seed: int, n: int, workers: int):
+def load_or_generate(cache: Path, seed: int, n: int, workers: int, crossed_share: float = 0.0):
     if cache.is_file():
         d = np.load(cache, allow_pickle=False)
         return d["x"], list(d["texts"]), d["marks"], list(d["kinds"])
     t = time.time()
-    x, texts, marks, kinds = generate(seed, n, workers)
+    x, texts, marks, kinds = generate(seed, n, workers, crossed_share=crossed_share)
     print(f"generated {n} samples in {time.time() - t:.0f} s", flush=True)
     cache.parent.mkdir(parents=True, exist_ok=True)
     np.savez(cache, x=x, texts=np.array(texts), marks=marks, kinds=np.array(kinds))
@@ -189,6 +193,47 @@ def teacher_targets(teacher: nn.Module, x: np.ndarray, texts, turns, lone_weight
     return lp, q, torch.from_numpy(w)
 
 
+def state_from_onnx(path: Path, model: nn.Module) -> dict[str, torch.Tensor]:
+    """A state dict for ``model`` rebuilt from its ONNX export (the shipped networks'
+    state dicts are lost).
+
+    The export folds each batch norm into the convolution before it: the initializers
+    hold, in the layers' order, the heads' parameters by name and each convolution's
+    folded weight and bias. The convolution takes the folded weight; its batch norm
+    becomes the identity plus the folded bias (running mean 0, variance 1). Exact in eval
+    mode: fine-tune with ``--freeze-bn``, or the batch statistics change every output.
+    """
+    import onnx
+    from onnx import numpy_helper
+
+    inits = onnx.load(str(path)).graph.initializer
+    named = {i.name: torch.from_numpy(numpy_helper.to_array(i).copy()) for i in inits}
+    folded = [named[i.name] for i in inits if i.name.startswith("onnx::Conv")]
+    state = model.state_dict()
+    out: dict[str, torch.Tensor] = {}
+    convs = [
+        k[: -len(".weight")]
+        for k, v in state.items()
+        if k.endswith(".weight") and v.dim() == 4 and not k.startswith("head")
+    ]
+    assert len(folded) == 2 * len(convs), (len(folded), convs)
+    for j, conv in enumerate(convs):
+        mod, idx = conv.rsplit(".", 1)
+        bn = f"{mod}.{int(idx) + 1}"
+        w, b = folded[2 * j], folded[2 * j + 1]
+        eps = 1e-5
+        out[f"{conv}.weight"] = w
+        out[f"{bn}.weight"] = torch.full_like(b, float(np.sqrt(1 + eps)))
+        out[f"{bn}.bias"] = b
+        out[f"{bn}.running_mean"] = torch.zeros_like(b)
+        out[f"{bn}.running_var"] = torch.ones_like(b)
+        out[f"{bn}.num_batches_tracked"] = torch.tensor(0)
+    for k in state:
+        if k not in out:
+            out[k] = named[k]
+    return out
+
+
 def _freeze_bn(model: nn.Module) -> None:
     """Batch-norm layers in eval mode: their statistics stay the teacher's."""
     for m in model.modules():
@@ -198,11 +243,15 @@ def _freeze_bn(model: nn.Module) -> None:
 
 def train(args):
     torch.manual_seed(args.seed)
+    name = f"train_s{args.seed}_n{args.n_train}"
+    if args.crossed_share > 0:
+        name += f"_x{args.crossed_share:g}"
     x, texts, marks, _ = load_or_generate(
-        Path(args.cache) / f"train_s{args.seed}_n{args.n_train}.npz",
+        Path(args.cache) / f"{name}.npz",
         args.seed,
         args.n_train,
         args.workers,
+        args.crossed_share,
     )
     if args.extra:
         for extra in args.extra:
@@ -213,7 +262,9 @@ def train(args):
     n = len(texts)
     targets = [torch.tensor(encode(t), dtype=torch.long) for t in texts]
     model = MarkNetTorch()
-    if args.init:
+    if args.init.endswith(".onnx"):
+        model.load_state_dict(state_from_onnx(Path(args.init), model))
+    elif args.init:
         model.load_state_dict(torch.load(args.init))
     n_params = sum(p.numel() for p in model.parameters())
     print(f"{n} samples, {n_params} parameters", flush=True)
@@ -392,7 +443,15 @@ def main() -> None:
         "--out", default=str(Path(__file__).resolve().parents[1] / "models" / "marks_ctc.onnx")
     )
     p.add_argument("--lowres", type=float, default=0.4, help="share of low-resolution samples")
-    p.add_argument("--init", default="", help="state dict to start from (fine-tuning)")
+    p.add_argument(
+        "--init", default="", help="state dict (or exported .onnx) to start from (fine-tuning)"
+    )
+    p.add_argument(
+        "--crossed-share",
+        type=float,
+        default=0.0,
+        help="share of generated crops that are crossed-out numbers (the specialist's data)",
+    )
     p.add_argument(
         "--max-minutes",
         type=float,
