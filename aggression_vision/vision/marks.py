@@ -2191,9 +2191,10 @@ def _sheared_lines(
     margin = max(3.0, cfg.grid_margin * text_h)
     if a0 < margin or w - a1 < margin or h < 3:
         return None
-    xs = np.r_[0:a0, a1:w]
+    xs = np.concatenate((np.arange(a0), np.arange(a1, w)))
+    nb = w - a1
     mid = (a0 + a1) / 2.0
-    sides = capped[:, xs].ravel()
+    sides = np.concatenate((capped[:, :a0].ravel(), capped[:, a1:].ravel()))
     need = float(np.partition(sides, sides.size // 2)[sides.size // 2])
     need += cfg.ruling_contrast * top
     # Every slope at once, (slope, row, side column), the window padded with paper above
@@ -2201,31 +2202,36 @@ def _sheared_lines(
     # across a side is no line).
     shift = np.rint(slopes[:, None] * (xs - mid)).astype(np.intp)
     pad = int(np.abs(shift).max(initial=0))
-    padded = np.pad(capped, ((pad, pad), (0, 0)))
-    # (One flat index: several times faster than indexing rows and columns apart.)
-    flat = (np.arange(pad, pad + h)[None, :, None] + shift[:, None, :]) * w + xs
+    padded = np.zeros((h + 2 * pad, w), capped.dtype)
+    padded[pad : pad + h] = capped
+    # (One flat index, of a row part and a slope-and-column part: several times faster
+    # than indexing rows and columns apart.)
+    flat = np.arange(pad * w, (pad + h) * w, w)[None, :, None] + (shift * w + xs)[:, None, :]
     vals = np.take(padded.ravel(), flat)
     n0 = min(a0 - 1, int(a0 * (1.0 - share)))
-    n1 = min(len(xs) - a0 - 1, int((len(xs) - a0) * (1.0 - share)))
-    # (A line reaches ``need`` along as many pixels of each side: most windows hold
-    # none, found before the partitions.)
+    n1 = min(nb - 1, int(nb * (1.0 - share)))
+    # (A line's level reaches ``need`` exactly where as many pixels of each side do:
+    # most windows hold no such line, and the order statistics are taken only along
+    # those that do; the others' level adds nothing to a slope's score.)
     dark_enough = vals >= need
-    if not (
-        (np.count_nonzero(dark_enough[:, :, :a0], axis=2) >= a0 - n0)
-        & (np.count_nonzero(dark_enough[:, :, a0:], axis=2) >= len(xs) - a0 - n1)
-    ).any():
-        return None
-    level = np.minimum(
-        np.partition(vals[:, :, :a0], n0, axis=2)[:, :, n0],
-        np.partition(vals[:, :, a0:], n1, axis=2)[:, :, n1],
+    lit = (dark_enough[:, :, :a0].sum(axis=2) >= a0 - n0) & (
+        dark_enough[:, :, a0:].sum(axis=2) >= nb - n1
     )
-    score = np.maximum(level - need, 0.0).sum(axis=1)
+    if not lit.any():
+        return None
+    cand = vals[lit]
+    level = np.zeros(lit.shape, np.float32)
+    level[lit] = np.minimum(
+        np.partition(cand[:, :a0], n0, axis=1)[:, n0],
+        np.partition(cand[:, a0:], n1, axis=1)[:, n1],
+    )
+    score = np.where(lit, np.maximum(level - need, 0.0), 0.0).sum(axis=1)
     k = int(np.argmax(score))
     if score[k] <= 0:
         return None
     out = np.zeros((h, w), np.float32)
     cols = np.arange(w)
-    ys = np.flatnonzero(level[k] >= need)
+    ys = np.flatnonzero(lit[k] & (level[k] >= need))
     # (Along one column the lines' rows stay apart: no pixel is written twice.)
     at = ys[:, None] + np.rint(slopes[k] * (cols - mid)).astype(np.intp)[None, :]
     ok = (at >= 0) & (at < h)
