@@ -823,6 +823,11 @@ class ClusterReading:
     number_mass: float = 0.0
 
     @property
+    def whole_number(self) -> bool:
+        """Whether a whole cluster (not a trial-split part) is read as a number."""
+        return self.cluster.split_of is None and self.text.isdigit()
+
+    @property
     def number(self) -> int | None:
         digits_part = self.text.lstrip(digits.LETTERS)
         return int(digits_part) if digits_part else None
@@ -989,16 +994,17 @@ def read_page(
         readings = _numbers_in_nothing(readings, cfg)
     if net is not None:
         readings = second_opinion(readings, crops, cfg, inputs=inputs)
+        lw = float(seg_full.line_width)
+        # (The crops cleaned of printed ruling, by index: the crops and clusters stay.)
+        ruled: dict[int, NDArray[np.float32] | None] = {}
         if cfg.ruling_contrast < 1.0:
-            readings = _reread_ruled(readings, crops, frame_gray, net, cfg)
+            readings = _reread_ruled(readings, crops, frame_gray, net, cfg, ruled)
         if backend == "cnn" and cfg.crossed_underlined:
-            lw = float(seg_full.line_width)
             readings = _crossed_without_underline(readings, crops, net, lw, cfg)
         if backend == "cnn":
-            readings = _touching_underlines(readings, crops, net, float(seg_full.line_width), cfg)
+            readings = _touching_underlines(readings, crops, net, lw, cfg)
         if cfg.ruling_contrast < 1.0 and cfg.underline_ruled:
-            lw = float(seg_full.line_width)
-            readings = _ruled_underlines(readings, crops, frame_gray, net, lw, cfg)
+            readings = _ruled_underlines(readings, crops, frame_gray, net, lw, cfg, ruled)
     # Light pieces are only taken for a confident number, not a lone stroke (paper
     # texture, a shadow's edge or a faint printed mark reads as something else, as
     # nothing sure or as a 1): the others read as nothing.
@@ -1856,6 +1862,11 @@ class _Cutter:
             self.reused.append((ink, self.unoutlined[(tuple(comps), faint)][2]))
         return cl, ink
 
+    @functools.cached_property
+    def cut_cfg(self) -> MarksSettings:
+        """The settings :meth:`_slanted_ruling` looks for lines with (made once)."""
+        return replace(self.cfg, ruling_contrast=self.cfg.cut_ruling_contrast)
+
     def _slanted_ruling(
         self, dark: NDArray[np.float32], box: tuple[int, int, int, int], top: float
     ) -> NDArray[np.bool_]:
@@ -1863,7 +1874,7 @@ class _Cutter:
         over the paper) around the cluster's ``box``, ``top`` the writing's darkness
         (see ``cut_ruling_contrast``): those no darker than ``ruling_keep`` times the
         line (a pen stroke crossing it is darker)."""
-        cfg = replace(self.cfg, ruling_contrast=self.cfg.cut_ruling_contrast)
+        cfg = self.cut_cfg
         # (The lines are measured off the box grown by the strokes' blur: a lone
         # stroke's own blur above and below it is no line.)
         g = self.pad
@@ -2147,6 +2158,26 @@ def _ruling_darkness(
     return cols.T if rows is None else np.maximum(rows, cols.T)
 
 
+def _line_level(
+    capped: NDArray[np.float32],
+    span: tuple[int, int],
+    top: float,
+    text_h: float,
+    cfg: MarksSettings,
+) -> float | None:
+    """The darkness a printed line along the rows of ``capped`` must reach (see
+    :func:`_sheared_lines`, same parameters): the median of both sides of the columns
+    ``span`` plus ``ruling_contrast`` times ``top``; None when a side is narrower than
+    ``grid_margin`` writing heights (at least 3 pixels) or the window under 3 rows."""
+    h, w = capped.shape
+    a0, a1 = span
+    margin = max(3.0, cfg.grid_margin * text_h)
+    if a0 < margin or w - a1 < margin or h < 3:
+        return None
+    sides = np.concatenate((capped[:, :a0].ravel(), capped[:, a1:].ravel()))
+    return float(np.partition(sides, sides.size // 2)[sides.size // 2]) + cfg.ruling_contrast * top
+
+
 def _may_hold_line(
     capped: NDArray[np.float32],
     span: tuple[int, int],
@@ -2158,15 +2189,12 @@ def _may_hold_line(
     """Whether :func:`_sheared_lines` can find a line along the rows of ``capped``
     (same parameters): each side holds at least as many pixels that dark as a line
     along ``share`` of it needs, at any slope."""
-    h, w = capped.shape
-    a0, a1 = span
-    margin = max(3.0, cfg.grid_margin * text_h)
-    if a0 < margin or w - a1 < margin or h < 3:
+    need = _line_level(capped, span, top, text_h, cfg)
+    if need is None:
         return False
+    w = capped.shape[1]
+    a0, a1 = span
     left, right = capped[:, :a0], capped[:, a1:]
-    sides = np.concatenate([left.ravel(), right.ravel()])
-    need = float(np.partition(sides, sides.size // 2)[sides.size // 2])
-    need += cfg.ruling_contrast * top
     n0 = min(a0 - 1, int(a0 * (1.0 - share)))
     n1 = min(w - a1 - 1, int((w - a1) * (1.0 - share)))
     cols_left = np.count_nonzero((left >= need).any(axis=0))
@@ -2189,17 +2217,14 @@ def _sheared_lines(
     heights wide; see ``MarksSettings.ruling_contrast``. A line's darkness is the level
     it reaches along ``share`` of each side (0.5: the median), on the weaker side. The
     slope whose lines are the darkest is taken; None when no line is found."""
+    need = _line_level(capped, span, top, text_h, cfg)
+    if need is None:
+        return None
     h, w = capped.shape
     a0, a1 = span
-    margin = max(3.0, cfg.grid_margin * text_h)
-    if a0 < margin or w - a1 < margin or h < 3:
-        return None
     xs = np.concatenate((np.arange(a0), np.arange(a1, w)))
     nb = w - a1
     mid = (a0 + a1) / 2.0
-    sides = np.concatenate((capped[:, :a0].ravel(), capped[:, a1:].ravel()))
-    need = float(np.partition(sides, sides.size // 2)[sides.size // 2])
-    need += cfg.ruling_contrast * top
     # Every slope at once, (slope, row, side column), the window padded with paper above
     # and below: a line's darkness is the median along it on the weaker side (a stroke
     # across a side is no line).
@@ -2251,9 +2276,11 @@ def _reread_ruled(
     gray: NDArray[np.uint8],
     net: digits.MarkNet,
     cfg: MarksSettings,
+    ruled: dict[int, NDArray[np.float32] | None] | None = None,
 ) -> list[ClusterReading]:
     """The numbers read as crossed out, read again with the printed ruling through them
-    taken out of their crops (see ``MarksSettings.ruling_contrast``).
+    taken out of their crops (see ``MarksSettings.ruling_contrast``; ``ruled``: the
+    crops so cleaned, by index, shared with :func:`_ruled_underlines`).
 
     ``gray``: the grey image in the frame the clusters were cut in. The cross-out is the
     first network's word on the cleaned crop, with the second network's (``second_crossed``,
@@ -2263,10 +2290,9 @@ def _reread_ruled(
     """
     cleaned: dict[int, NDArray[np.float32]] = {}
     for i, r in enumerate(readings):
-        cl = r.cluster
-        if cl.split_of is not None or not r.text.isdigit() or r.crossed <= cfg.mark_threshold:
+        if not r.whole_number or r.crossed <= cfg.mark_threshold:
             continue
-        view = _without_ruling(crops[i], cl, gray, cfg)
+        view = _ruled_view(i, crops, r.cluster, gray, cfg, ruled)
         if view is not None:
             cleaned[i] = view
     if not cleaned:
@@ -2296,16 +2322,17 @@ def _ruled_underlines(
     net: digits.MarkNet,
     line_width: float,
     cfg: MarksSettings,
+    ruled: dict[int, NDArray[np.float32] | None] | None = None,
 ) -> list[ClusterReading]:
     """``readings`` with the underline of the numbers read as underlined whose crops hold
     printed ruling, read again without it (see ``MarksSettings.underline_ruled``).
-    ``gray``: the grey image in the clusters' frame."""
+    ``gray``: the grey image in the clusters' frame; ``ruled``: as :func:`_reread_ruled`."""
     cleaned: dict[int, NDArray[np.float32]] = {}
     for i, r in enumerate(readings):
         cl = r.cluster
-        if cl.split_of is not None or not r.text.isdigit() or r.underlined <= cfg.mark_threshold:
+        if not r.whole_number or r.underlined <= cfg.mark_threshold:
             continue
-        view = _without_ruling(crops[i], cl, gray, cfg)
+        view = _ruled_view(i, crops, cl, gray, cfg, ruled)
         if view is None:
             continue
         # (A pen stroke under the digits left in the view: the underline is drawn.)
@@ -2326,6 +2353,23 @@ def _ruled_underlines(
         if u < readings[i].underlined:
             result[i] = replace(readings[i], underlined=u)
     return result
+
+
+def _ruled_view(
+    i: int,
+    crops: list[NDArray[np.float32]],
+    cl: Cluster,
+    gray: NDArray[np.uint8],
+    cfg: MarksSettings,
+    ruled: dict[int, NDArray[np.float32] | None] | None,
+) -> NDArray[np.float32] | None:
+    """:func:`_without_ruling` of crop ``i`` (of cluster ``cl``), kept in ``ruled`` when
+    given: a number read as crossed out and underlined is cleaned once."""
+    if ruled is None:
+        return _without_ruling(crops[i], cl, gray, cfg)
+    if i not in ruled:
+        ruled[i] = _without_ruling(crops[i], cl, gray, cfg)
+    return ruled[i]
 
 
 def _without_ruling(
@@ -3288,9 +3332,7 @@ def second_opinion(
         and r.crossed > cfg.second_crossed
         for r in readings
     ]
-    ask_u = [
-        r.cluster.split_of is None and r.text.isdigit() and lo < r.underlined < hi for r in readings
-    ]
+    ask_u = [r.whole_number and lo < r.underlined < hi for r in readings]
     pick = [i for i in range(len(readings)) if ask_x[i] or ask_u[i]]
     if not pick:
         return readings
@@ -3324,8 +3366,7 @@ def _touching_underlines(
     for i, r in enumerate(readings):
         cl = r.cluster
         if (
-            cl.split_of is not None
-            or not r.text.isdigit()
+            not r.whole_number
             or not cfg.touch_least < r.underlined <= cfg.mark_threshold
             or cl.height < cfg.number_min_height
             or any(d in r.text for d in cfg.touch_skip)
@@ -3362,15 +3403,13 @@ def _crossed_without_underline(
     pick: list[int] = []
     views: list[NDArray[np.float32]] = []
     for i, r in enumerate(readings):
-        cl = r.cluster
         if (
-            cl.split_of is not None
-            or not r.text.isdigit()
+            not r.whole_number
             or r.crossed <= cfg.mark_threshold
             or r.underlined <= cfg.mark_threshold
         ):
             continue
-        stroke = _apart_underline(crops[i], cl.text_h, line_width, cfg)
+        stroke = _apart_underline(crops[i], r.cluster.text_h, line_width, cfg)
         if stroke is not None:
             view = crops[i].copy()
             view[stroke] = 0.0

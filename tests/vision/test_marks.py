@@ -1101,6 +1101,14 @@ def test_a_cluster_cut_alike_for_the_vote_and_the_reading_is_the_same_cut(
     assert taken
 
 
+def _slanted_ruling_window() -> tuple[np.ndarray, tuple[int, int, int, int]]:
+    """A 100 x 160 window of darkness over the paper with a light printed line through it
+    at about 5 degrees (rows 40 to 54), and a cluster's box in its middle."""
+    dark = np.zeros((100, 160), np.float32)
+    cv2.line(dark, (0, 40), (159, 54), 80.0, 2)
+    return dark, (50, 30, 110, 70)
+
+
 def test_printed_ruling_through_a_crossed_number_is_found_at_its_slant() -> None:
     """A light printed line crossing a cluster's window on both sides, at a slant, is
     found along its slant with its darkness; a cross-out stroke that stops near the
@@ -1109,10 +1117,8 @@ def test_printed_ruling_through_a_crossed_number_is_found_at_its_slant() -> None
 
     cfg = MarksSettings()
     text_h, top = 40.0, 200.0
-    h, w = 100, 160
-    box = (50, 30, 110, 70)
-    dark = np.zeros((h, w), np.float32)
-    cv2.line(dark, (0, 40), (w - 1, 54), 80.0, 2)  # printed ruling, about 5 degrees
+    dark, box = _slanted_ruling_window()
+    h, w = dark.shape
     cv2.line(dark, (45, 62), (115, 58), 200.0, 3)  # a cross-out, inside the box's columns
     lines = _ruling_darkness(dark, box, top, text_h, cfg)
     assert lines is not None
@@ -1136,10 +1142,8 @@ def test_slanted_ruling_is_taken_out_of_every_crop_but_not_the_pen_across_it() -
 
     cfg = MarksSettings()
     text_h, top = 40.0, 200.0
-    h, w = 100, 160
-    box = (50, 30, 110, 70)
-    dark = np.zeros((h, w), np.float32)
-    cv2.line(dark, (0, 40), (w - 1, 54), 80.0, 2)  # printed ruling, about 5 degrees
+    dark, box = _slanted_ruling_window()
+    h, w = dark.shape
     cv2.line(dark, (80, 32), (80, 68), 200.0, 4)  # the pen's stroke across it
     cutter = object.__new__(_Cutter)
     cutter.cfg, cutter.pad, cutter.text_h = cfg, 2, text_h

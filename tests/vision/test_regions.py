@@ -457,21 +457,28 @@ def test_a_welded_one_tied_to_the_border_across_is_writing() -> None:
     assert _cell_of(seg, cx - 15, cy) == _cell_of(seg, cx + 15, cy)
 
 
+def _welded_seven(corners: list[list[int]]) -> tuple[np.ndarray, np.ndarray]:
+    """Two countries split by a wobbly vertical line at x = 450 and a "7" (its three
+    ``corners``) hanging on the line by the end of its bar: the photo and the 7's own
+    pixels off the line's ink."""
+    rng = np.random.default_rng(5)
+    img = _paper()
+    cv2.rectangle(img, (150, 120), (750, 600), INK, LW, cv2.LINE_AA)
+    cv2.polylines(img, [_wobbly((450, 120), (450, 600), rng)], False, INK, LW, cv2.LINE_AA)
+    seven = np.array(corners, np.int32).reshape(-1, 1, 2)
+    cv2.polylines(img, [seven], False, INK, LW, cv2.LINE_AA)
+    digit = np.zeros((H, W), np.uint8)
+    cv2.polylines(digit, [seven], False, 1, LW + 2)
+    digit[:, :456] = 0  # off the line's own ink
+    return img, digit.astype(bool)
+
+
 def test_a_digit_welded_to_a_border_is_writing_down_to_the_border() -> None:
     # Two countries split by a vertical line; a "7" hangs on the line by the
     # end of its bar, its foot near the line. Only its corner sticks out
     # beyond protrusion_distance: the strokes that join it to the line are
     # writing too.
-    rng = np.random.default_rng(5)
-    img = _paper()
-    cv2.rectangle(img, (150, 120), (750, 600), INK, LW, cv2.LINE_AA)
-    cv2.polylines(img, [_wobbly((450, 120), (450, 600), rng)], False, INK, LW, cv2.LINE_AA)
-    seven = np.array([[451, 340], [468, 340], [459, 372]], np.int32).reshape(-1, 1, 2)
-    cv2.polylines(img, [seven], False, INK, LW, cv2.LINE_AA)
-    digit = np.zeros((H, W), np.uint8)
-    cv2.polylines(digit, [seven], False, 1, LW + 2)
-    digit[:, :456] = 0  # off the line's own ink
-    digit = digit.astype(bool)
+    img, digit = _welded_seven([[451, 340], [468, 340], [459, 372]])
     taken = {}
     for root in (0.0, 1.0):
         seg = segment(img, settings=replace(ReaderSettings(), protrusion_root=root))
@@ -483,20 +490,12 @@ def test_a_digit_welded_to_a_border_is_writing_down_to_the_border() -> None:
 def test_a_tall_digit_welded_to_a_border_is_writing_down_to_the_border() -> None:
     # A "7" about 9 line widths tall hangs on the line between two countries
     # by the end of its bar: its strokes are still followed back to the line.
-    rng = np.random.default_rng(5)
-    img = _paper()
-    cv2.rectangle(img, (150, 120), (750, 600), INK, LW, cv2.LINE_AA)
-    cv2.polylines(img, [_wobbly((450, 120), (450, 600), rng)], False, INK, LW, cv2.LINE_AA)
-    seven = np.array([[451, 330], [480, 330], [462, 385]], np.int32).reshape(-1, 1, 2)
-    cv2.polylines(img, [seven], False, INK, LW, cv2.LINE_AA)
-    digit = np.zeros((H, W), np.uint8)
-    cv2.polylines(digit, [seven], False, 1, LW + 2)
-    digit[:, :456] = 0  # off the line's own ink
+    img, digit = _welded_seven([[451, 330], [480, 330], [462, 385]])
     taken = {}
     for extent in (8.0, ReaderSettings().protrusion_root_extent):
         seg = segment(img, settings=replace(ReaderSettings(), protrusion_root_extent=extent))
         assert len(seg.regions) == 2
-        taken[extent] = (seg.writing & digit).sum() / (seg.ink & digit.astype(bool)).sum()
+        taken[extent] = (seg.writing & digit).sum() / (seg.ink & digit).sum()
     assert taken[16.0] > 0.9 > taken[8.0]
 
 
