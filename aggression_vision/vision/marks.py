@@ -1692,8 +1692,11 @@ def _touches(
     return bool(np.any(mask[y0:y1, x0:x1] & (near > 0)))
 
 
-#: A cluster cut out, its crop, and the crop as handed out (see ``_Cutter``).
-_Cut = tuple[Cluster, NDArray[np.float32], NDArray[np.float32]]
+#: A cluster cut out, its crop, the crop as handed out, and the window's darkness and
+#: ink mask the crop was made of (see ``_Cutter``).
+_Cut = tuple[
+    Cluster, NDArray[np.float32], NDArray[np.float32], NDArray[np.float32], NDArray[np.bool_]
+]
 
 
 class _Cutter:
@@ -1784,11 +1787,23 @@ class _Cutter:
                     cut = np.isin(lab, long_).astype(np.uint8)
                     mask &= cv2.dilate(cut, self.grow) == 0
                     took = True
-            # (The cut for reading takes slanted ruling off, the vote's does not: cut
-            # again, the vote's crop is the same when no ruling is taken off either.)
-            if not took and not slant and (tuple(comps), faint) in self.unoutlined:
-                same, same_ink, voted = self.unoutlined[(tuple(comps), faint)]
+            if not took and (tuple(comps), faint) in self.unoutlined:
+                same, same_ink, voted, same_dark, same_mask = self.unoutlined[(tuple(comps), faint)]
                 ink = same_ink.copy()
+                # (The cut for reading takes slanted ruling off, the vote's does not: off
+                # the vote's window; the vote's crop is the same when none is taken off.)
+                if slant and same.top > 0:
+                    bx, by = same.origin
+                    box = (
+                        same.bbox[0] - bx,
+                        same.bbox[1] - by,
+                        same.bbox[2] - bx,
+                        same.bbox[3] - by,
+                    )
+                    lines = self._ruling_off(same_dark, same_mask, box, same.top)
+                    if lines is not None:
+                        ink[lines] = 0.0
+                        return same, ink
                 self.reused.append((ink, voted))
                 return same, ink
         dark = _paper_minus_gray(self.seg.gray[win], k)
@@ -1834,11 +1849,8 @@ class _Cutter:
                 self.seg.borders[by0:by1, ox : ox + mask.shape[1]],
             )
         if slant and top > 0:
-            lines = self._slanted_ruling(dark, (x0 - ox, y0 - by0, x1 - ox, y1 - by0), top)
-            lines &= mask
-            # (Writing mostly along a line is left whole: a "1" on the ruling, a bar.)
-            n_lines = np.count_nonzero(lines)
-            if n_lines and n_lines <= self.cfg.cut_ruling_most * np.count_nonzero(mask):
+            lines = self._ruling_off(dark, mask, (x0 - ox, y0 - by0, x1 - ox, y1 - by0), top)
+            if lines is not None:
                 mask &= ~lines
                 took = True
         # (dark >= 0: clipping at 1 is all np.clip(.., 0, 1) does.)
@@ -1856,16 +1868,31 @@ class _Cutter:
             top=float(top),
         )
         if self.outline is None:
-            self.memo[(tuple(comps), faint)] = (cl, ink.copy(), ink)
-        elif slant and not took and (tuple(comps), faint) in self.unoutlined:
-            # (The network's outputs for the vote's crop are those for this one.)
-            self.reused.append((ink, self.unoutlined[(tuple(comps), faint)][2]))
+            self.memo[(tuple(comps), faint)] = (cl, ink.copy(), ink, dark, mask)
         return cl, ink
 
     @functools.cached_property
     def cut_cfg(self) -> MarksSettings:
         """The settings :meth:`_slanted_ruling` looks for lines with (made once)."""
         return replace(self.cfg, ruling_contrast=self.cfg.cut_ruling_contrast)
+
+    def _ruling_off(
+        self,
+        dark: NDArray[np.float32],
+        mask: NDArray[np.bool_],
+        box: tuple[int, int, int, int],
+        top: float,
+    ) -> NDArray[np.bool_] | None:
+        """The pixels of the ink ``mask`` (of the window ``dark`` around the cluster's
+        ``box``, ``top`` the writing's darkness) that lie on printed ruling at a slant
+        and are taken off (:meth:`_slanted_ruling`, ``cut_ruling_most``), or None."""
+        lines = self._slanted_ruling(dark, box, top)
+        lines &= mask
+        # (Writing mostly along a line is left whole: a "1" on the ruling, a bar.)
+        n_lines = np.count_nonzero(lines)
+        if n_lines and n_lines <= self.cfg.cut_ruling_most * np.count_nonzero(mask):
+            return lines
+        return None
 
     def _slanted_ruling(
         self, dark: NDArray[np.float32], box: tuple[int, int, int, int], top: float
@@ -1881,12 +1908,6 @@ class _Cutter:
         h, w = dark.shape
         x0, y0, x1, y1 = box
         grown = (max(0, x0 - g), max(0, y0 - g), min(w, x1 + g), min(h, y1 + g))
-        capped = np.minimum(dark, top)
-        if not any(
-            _may_hold_line(c, span, top, self.text_h, cfg, cfg.cut_ruling_share)
-            for c, span in ((capped, grown[0::2]), (capped.T, grown[1::2]))
-        ):
-            return np.zeros(dark.shape, bool)  # (most windows: a cheap test says no line)
         lines = _ruling_darkness(dark, grown, top, self.text_h, cfg, share=cfg.cut_ruling_share)
         if lines is None:
             return np.zeros(dark.shape, bool)
@@ -2132,6 +2153,15 @@ def _ruling_darkness(
     """
     x0, y0, x1, y1 = box
     capped = np.minimum(dark, top)
+    across = np.ascontiguousarray(capped.T)
+    # The level a line must reach along the rows, then along the columns; None where
+    # none can be found (most windows: a count of the dark pixels says so, no slant).
+    needs = [
+        _line_need(c, span, top, text_h, cfg, share)
+        for c, span in ((capped, (x0, x1)), (across, (y0, y1)))
+    ]
+    if needs[0] is None and needs[1] is None:
+        return None
     gx = cv2.Sobel(capped, cv2.CV_32F, 1, 0, ksize=3)
     gy = cv2.Sobel(capped, cv2.CV_32F, 0, 1, ksize=3)
     gx[y0:y1, x0:x1] = 0.0
@@ -2149,8 +2179,11 @@ def _ruling_darkness(
     step = cfg.ruling_step
     slants = [a + d for a in (slant, -slant) for d in (-step, 0.0, step)]
     slopes = np.tan(np.radians(np.clip(slants, -cfg.ruling_angle, cfg.ruling_angle)))
-    rows = _sheared_lines(capped, (x0, x1), top, text_h, cfg, slopes, share)
-    cols = _sheared_lines(np.ascontiguousarray(capped.T), (y0, y1), top, text_h, cfg, slopes, share)
+    rows = cols = None
+    if needs[0] is not None:
+        rows = _sheared_lines(capped, (x0, x1), needs[0], slopes, share)
+    if needs[1] is not None:
+        cols = _sheared_lines(across, (y0, y1), needs[1], slopes, share)
     if rows is None and cols is None:
         return None
     if cols is None:
@@ -2165,10 +2198,11 @@ def _line_level(
     text_h: float,
     cfg: MarksSettings,
 ) -> float | None:
-    """The darkness a printed line along the rows of ``capped`` must reach (see
-    :func:`_sheared_lines`, same parameters): the median of both sides of the columns
-    ``span`` plus ``ruling_contrast`` times ``top``; None when a side is narrower than
-    ``grid_margin`` writing heights (at least 3 pixels) or the window under 3 rows."""
+    """The darkness a printed line along the rows of ``capped`` (darkness capped at
+    ``top``) through both sides of the columns ``span`` (the cluster's box) must reach
+    (see :func:`_sheared_lines`): the median of both sides plus ``ruling_contrast``
+    times ``top``; None when a side is narrower than ``grid_margin`` writing heights
+    ``text_h`` (at least 3 pixels) or the window under 3 rows."""
     h, w = capped.shape
     a0, a1 = span
     margin = max(3.0, cfg.grid_margin * text_h)
@@ -2178,76 +2212,76 @@ def _line_level(
     return float(np.partition(sides, sides.size // 2)[sides.size // 2]) + cfg.ruling_contrast * top
 
 
-def _may_hold_line(
+def _line_need(
     capped: NDArray[np.float32],
     span: tuple[int, int],
     top: float,
     text_h: float,
     cfg: MarksSettings,
     share: float,
-) -> bool:
-    """Whether :func:`_sheared_lines` can find a line along the rows of ``capped``
-    (same parameters): each side holds at least as many pixels that dark as a line
-    along ``share`` of it needs, at any slope."""
+) -> float | None:
+    """:func:`_line_level` (same parameters), or None when :func:`_sheared_lines` can
+    find no line that dark along ``share`` of each side (:func:`_enough_columns`)."""
     need = _line_level(capped, span, top, text_h, cfg)
-    if need is None:
-        return False
+    if need is None or not _enough_columns(capped, span, need, share):
+        return None
+    return need
+
+
+def _enough_columns(
+    capped: NDArray[np.float32], span: tuple[int, int], need: float, share: float
+) -> bool:
+    """Whether each side of the columns ``span`` of ``capped`` holds at least as many
+    columns with a pixel ``need`` dark as a line along ``share`` of it needs, at any
+    slope (:func:`_sheared_lines` finds none otherwise)."""
     w = capped.shape[1]
     a0, a1 = span
     left, right = capped[:, :a0], capped[:, a1:]
     n0 = min(a0 - 1, int(a0 * (1.0 - share)))
     n1 = min(w - a1 - 1, int((w - a1) * (1.0 - share)))
-    cols_left = np.count_nonzero((left >= need).any(axis=0))
-    cols_right = np.count_nonzero((right >= need).any(axis=0))
+    cols_left = np.count_nonzero(left.max(axis=0) >= need)
+    cols_right = np.count_nonzero(right.max(axis=0) >= need)
     return bool(cols_left >= a0 - n0 and cols_right >= w - a1 - n1)
 
 
 def _sheared_lines(
     capped: NDArray[np.float32],
     span: tuple[int, int],
-    top: float,
-    text_h: float,
-    cfg: MarksSettings,
+    need: float,
     slopes: NDArray[np.float64],
     share: float = 0.5,
 ) -> NDArray[np.float32] | None:
     """Darkness of straight lines running along the rows of ``capped`` (darkness capped
-    at ``top``) at one of the ``slopes`` (rows per column) through both sides of the
-    columns ``span`` (the cluster's box), each side at least ``grid_margin`` writing
-    heights wide; see ``MarksSettings.ruling_contrast``. A line's darkness is the level
-    it reaches along ``share`` of each side (0.5: the median), on the weaker side. The
-    slope whose lines are the darkest is taken; None when no line is found."""
-    need = _line_level(capped, span, top, text_h, cfg)
-    if need is None:
-        return None
+    at the writing's) at one of the ``slopes`` (rows per column) through both sides of
+    the columns ``span`` (the cluster's box), at least ``need`` dark (see
+    :func:`_line_level` and ``MarksSettings.ruling_contrast``). A line's darkness is
+    the level it reaches along ``share`` of each side (0.5: the median), on the weaker
+    side. The slope whose lines are the darkest is taken; None when no line is found."""
     h, w = capped.shape
     a0, a1 = span
     xs = np.concatenate((np.arange(a0), np.arange(a1, w)))
     nb = w - a1
     mid = (a0 + a1) / 2.0
-    # Every slope at once, (slope, row, side column), the window padded with paper above
-    # and below: a line's darkness is the median along it on the weaker side (a stroke
-    # across a side is no line).
     shift = np.rint(slopes[:, None] * (xs - mid)).astype(np.intp)
     pad = int(np.abs(shift).max(initial=0))
-    padded = np.zeros((h + 2 * pad, w), capped.dtype)
-    padded[pad : pad + h] = capped
-    # (One flat index, of a row part and a slope-and-column part: several times faster
-    # than indexing rows and columns apart.)
-    flat = np.arange(pad * w, (pad + h) * w, w)[None, :, None] + (shift * w + xs)[:, None, :]
-    vals = np.take(padded.ravel(), flat)
+    # The window's columns, padded with paper above and below; the pixels along every
+    # line are windows of h rows of them: (slope, side column, row) at once.
+    cols = np.zeros((w, h + 2 * pad), capped.dtype)
+    cols[:, pad : pad + h] = capped.T
+    on = (cols >= need).view(np.uint8)
+    along = np.lib.stride_tricks.sliding_window_view(on, h, axis=1)[xs, pad + shift]
     n0 = min(a0 - 1, int(a0 * (1.0 - share)))
     n1 = min(nb - 1, int(nb * (1.0 - share)))
     # (A line's level reaches ``need`` exactly where as many pixels of each side do:
     # most windows hold no such line, and the order statistics are taken only along
     # those that do; the others' level adds nothing to a slope's score.)
-    dark_enough = vals >= need
-    lit = (dark_enough[:, :, :a0].sum(axis=2) >= a0 - n0) & (
-        dark_enough[:, :, a0:].sum(axis=2) >= nb - n1
+    lit = (along[:, :a0].sum(axis=1, dtype=np.uint16) >= a0 - n0) & (
+        along[:, a0:].sum(axis=1, dtype=np.uint16) >= nb - n1
     )
     if not lit.any():
         return None
-    cand = vals[lit]
+    ks, ys = np.nonzero(lit)
+    cand = cols[xs, pad + ys[:, None] + shift[ks]]
     level = np.zeros(lit.shape, np.float32)
     level[lit] = np.minimum(
         np.partition(cand[:, :a0], n0, axis=1)[:, n0],
@@ -2257,17 +2291,15 @@ def _sheared_lines(
     k = int(np.argmax(score))
     if score[k] <= 0:
         return None
-    out = np.zeros((h, w), np.float32)
-    cols = np.arange(w)
     ys = np.flatnonzero(lit[k] & (level[k] >= need))
-    # (Along one column the lines' rows stay apart: no pixel is written twice.)
-    at = ys[:, None] + np.rint(slopes[k] * (cols - mid)).astype(np.intp)[None, :]
-    ok = (at >= 0) & (at < h)
-    out[at[ok], np.broadcast_to(cols, at.shape)[ok]] = np.broadcast_to(
-        level[k, ys][:, None], at.shape
-    )[ok]
+    # The lines drawn across the whole window, padded as above (no column's shift is
+    # larger than the sides'). (Along one column the lines' rows stay apart: no pixel
+    # is written twice.)
+    out = np.zeros((h + 2 * pad, w), np.float32)
+    across = np.rint(slopes[k] * (np.arange(w) - mid)).astype(np.intp)
+    out[pad + ys[:, None] + across, np.arange(w)] = level[k, ys][:, None]
     # (A printed line wavers by a pixel: one row either side too.)
-    return np.asarray(cv2.dilate(out, np.ones((3, 1), np.uint8)), np.float32)
+    return np.asarray(cv2.dilate(out[pad : pad + h], np.ones((3, 1), np.uint8)), np.float32)
 
 
 def _reread_ruled(

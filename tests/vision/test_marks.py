@@ -1101,6 +1101,41 @@ def test_a_cluster_cut_alike_for_the_vote_and_the_reading_is_the_same_cut(
     assert taken
 
 
+def test_slanted_ruling_is_taken_off_the_vote_s_cut_as_off_a_fresh_one(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """On ruled paper the reading's cutter takes the slanted printed lines off the
+    orientation vote's cut of the same components: bit for bit its own cut."""
+    from dataclasses import replace as _replace
+
+    from aggression_vision.vision import marks
+
+    call = marks._Cutter.__call__
+    ruled = []
+
+    def checked(self, comps, *, faint=False):  # type: ignore[no-untyped-def]
+        got = call(self, comps, faint=faint)
+        if (tuple(comps), faint) in self.unoutlined:
+            memo, self.unoutlined = self.unoutlined, {}
+            fresh = call(self, comps, faint=faint)
+            self.unoutlined = memo
+            assert got[0] == fresh[0]
+            assert got[1].dtype == fresh[1].dtype and np.array_equal(got[1], fresh[1])
+            if not np.array_equal(got[1], memo[(tuple(comps), faint)][1]):
+                ruled.append(comps)
+        return got
+
+    monkeypatch.setattr(marks._Cutter, "__call__", checked)
+    seg = _page([{"number": 47}, {"number": 30}], seed=3)
+    gray = seg.gray.copy()
+    h, w = gray.shape
+    for y in range(10, h, 24):  # light printed lines at about 3 degrees
+        cv2.line(gray, (0, y), (w - 1, y + int(0.05 * w)), 200, 2)
+    gray = np.minimum(gray, seg.gray)
+    read_marks(_replace(seg, gray=gray, image=np.repeat(gray[:, :, None], 3, axis=2)))
+    assert ruled
+
+
 def _slanted_ruling_window() -> tuple[np.ndarray, tuple[int, int, int, int]]:
     """A 100 x 160 window of darkness over the paper with a light printed line through it
     at about 5 degrees (rows 40 to 54), and a cluster's box in its middle."""
@@ -1138,7 +1173,7 @@ def test_slanted_ruling_is_taken_out_of_every_crop_but_not_the_pen_across_it() -
     (a line through a number reads as an extra 1), the darker pen stroke crossing it is
     not; a line dark along less than ``cut_ruling_share`` of a side (other writing
     beside the cluster) is no ruling, though it is along more than half of it."""
-    from aggression_vision.vision.marks import _Cutter, _may_hold_line, _ruling_darkness
+    from aggression_vision.vision.marks import _Cutter, _line_need, _ruling_darkness
 
     cfg = MarksSettings()
     text_h, top = 40.0, 200.0
@@ -1159,7 +1194,7 @@ def test_slanted_ruling_is_taken_out_of_every_crop_but_not_the_pen_across_it() -
     assert _ruling_darkness(part, grown, top, text_h, cfg, share=cfg.cut_ruling_share) is None
     assert not cutter._slanted_ruling(part, box, top).any()
     # The quick test never says no where there is a line.
-    assert _may_hold_line(np.minimum(dark, top), (48, 112), top, text_h, cfg, 0.7)
+    assert _line_need(np.minimum(dark, top), (48, 112), top, text_h, cfg, 0.7) is not None
 
 
 def test_an_underline_drawn_close_to_a_border_stays_in_the_crop() -> None:
