@@ -672,11 +672,36 @@ def test_a_doubtful_number_is_read_again_turned_and_the_views_vote() -> None:
     got = _reread_turned([doubtful, sure], [crop, crop], lp, net, MarksSettings())  # type: ignore[arg-type]
     # Two of three views read 7: the doubtful 1 is a 7; the sure one is not read again.
     assert [r.text for r in got] == ["7", "1"]
-    assert net.seen == len(MarksSettings().view_angles)
+    cfg = MarksSettings()
+    assert net.seen == len(cfg.view_angles) + len(cfg.view_stretch)
+    # One read crossed out is also read sheared.
+    net = Views()
+    struck = replace(doubtful, crossed=0.9)
+    assert _reread_turned([struck], [crop], lp[:1], net, cfg)[0].text == "7"  # type: ignore[arg-type]
+    assert net.seen == len(cfg.view_angles) + len(cfg.view_shears) + len(cfg.view_stretch)
+    assert len(cfg.view_shears) > 0
     # Off: no view angles (or nothing doubtful), nothing read again.
     net = Views()
     cfg = MarksSettings(view_angles=())
     assert _reread_turned([doubtful], [crop], lp[:1], net, cfg)[0].text == "1"  # type: ignore[arg-type]
+
+
+def test_shear_ink_leans_the_top_across_and_straightens_slanted_writing() -> None:
+    from aggression_vision.vision.marks import shear_ink
+
+    bar = np.zeros((21, 5), np.float32)
+    bar[:, 2] = 1.0
+    leaning = shear_ink(bar, 0.5)
+    assert leaning.shape == (21, 15)
+    # The top row moves 10 pixels right, the bottom one stays.
+    assert np.argmax(leaning[0]) == 12 and np.argmax(leaning[-1]) == 2
+    assert abs(leaning.sum() - bar.sum()) < 1e-3
+    # A stroke leaning right (an italic 1) comes out upright sheared the other way.
+    italic = shear_ink(bar, 0.3)
+    upright = shear_ink(italic, -0.3)
+    cols = np.flatnonzero(upright.max(axis=0) > 0.5)
+    assert cols.size == 1
+    assert shear_ink(bar, 0.0).shape == bar.shape
 
 
 def test_on_a_page_with_hardly_any_letter_a_letter_reading_is_its_number() -> None:
