@@ -922,6 +922,78 @@ def _grey_on_coloured_ruling(
     return components_holding(grey, touch)
 
 
+def _line_thickness(ruling: NDArray[np.bool_]) -> float:
+    """Typical thickness of the lines of ``ruling``, in pixels.
+
+    A line t pixels thick and L long holds t L pixels, L of them on its top
+    edge if it is horizontal, L on its left edge if vertical: the pixels per
+    edge pixel (top and left edges together) are t.
+    """
+    r8 = ruling.view(np.uint8)
+    # (OpenCV's saturating subtraction of 0/1 images: the pixels whose
+    # neighbour above, or on the left, is not ruling.)
+    edges = cv2.countNonZero(cv2.subtract(r8[1:], r8[:-1]))
+    edges += cv2.countNonZero(cv2.subtract(r8[:, 1:], r8[:, :-1]))
+    return cv2.countNonZero(r8) / max(1, edges)
+
+
+def _crossings(mask: NDArray[np.bool_], ruling: NDArray[np.bool_], r: int) -> NDArray[np.bool_]:
+    """The pixels of ``ruling`` that lie under or across a stroke of ``mask``.
+
+    Removing the ruling erases the stretch of a drawn stroke that lies on a
+    line, where the stroke crosses it or runs along it. That stretch has
+    the stroke's ink within ``r`` pixels *across* the line, on one side or
+    both. The ruling beside a stroke's end, or between two letters one after
+    the other along the line, has ink within reach only along the line:
+    given back (as all ruling within ``r`` of ink once was) it would leave
+    ticks on the strokes and stretches of printed line between letters, and
+    those close words and grid squares into countries.
+
+    The test needs the line's direction: a pixel lies on a thin horizontal
+    (vertical) line when the ruling, or ink (a stroke across it, or the next
+    letter), runs on over (nearly) all ``r`` pixels on both sides of it
+    along that axis, and the ruling across is no thicker than its typical
+    line (:func:`_line_thickness`). The ruling of a rectified page is such;
+    elsewhere (a ruling at a slant, a crossing, a stroke along a line, a
+    patch) all of the ruling within ``r`` of ink is given back, as before.
+    """
+    near = cv2.dilate(mask.astype(np.uint8), _disk_kernel(2 * r + 1)).view(bool)
+    out = np.zeros_like(ruling)
+    # Only these few pixels are looked at: gathers from padded copies, at
+    # flat indices, along each axis once (ink and ruling at the same places).
+    pixels = np.flatnonzero(ruling & near)
+    if len(pixels) == 0:
+        return out
+    w = mask.shape[1]
+    ink = np.pad(mask, r).ravel()
+    ruled = np.pad(ruling, r).ravel()
+    ys, xs = np.divmod(pixels, w)
+    at = (ys + r) * (w + 2 * r) + (xs + r)
+    # The r pixels on each side (the pixel itself is ruling, not ink); counts
+    # by products with ones (much cheaper than numpy's reductions over rows
+    # this short).
+    span = np.concatenate((np.arange(-r, 0), np.arange(1, r + 1)))
+    ones = np.ones(r, np.uint8)
+    both = np.ones(2 * r, np.uint8)
+    beside = {}
+    lines = {}
+    along = {}
+    for axis, step in (("x", 1), ("y", w + 2 * r)):
+        places = at[:, None] + span * step
+        near_ink = ink[places].view(np.uint8)
+        beside[axis] = (near_ink[:, :r] @ ones > 0) | (near_ink[:, r:] @ ones > 0)
+        lines[axis] = ruled[places].view(np.uint8) @ both
+        # Ink continues a line too (a stroke across it, the next letter).
+        along[axis] = lines[axis] + near_ink @ both
+    thin = max(1, int(round(_line_thickness(ruling))))
+    full = 2 * r - 1  # (one pixel of the line's edge may waver)
+    horizontal = (along["x"] >= full) & (lines["y"] <= thin)
+    vertical = (along["y"] >= full) & (lines["x"] <= thin)
+    keep = np.where(horizontal, beside["y"], np.where(vertical, beside["x"], True))
+    out.ravel()[pixels[keep]] = True
+    return out
+
+
 def _off_the_sheet(
     sheet: NDArray[np.bool_] | None, mask: NDArray[np.bool_], *, settings: ReaderSettings
 ) -> NDArray[np.bool_]:
@@ -1111,12 +1183,11 @@ def _ink_at(
         small = stats[:, cv2.CC_STAT_AREA] < settings.ruling_speck
         small[0] = False
         mask &= ~small.take(labels)
-        # Where a drawn stroke crosses a ruling line the crossing was erased
-        # with the ruling: give back the ruling pixels right next to the
-        # remaining strokes (it leaves ticks a few pixels long on the ruling).
-        r = settings.ruling_restore
-        near = cv2.dilate(mask.astype(np.uint8), _disk_kernel(2 * r + 1)).astype(bool)
-        restored = ruling & near
+        # Where a drawn stroke crosses a ruling line (or runs along one) the
+        # crossing was erased with the ruling: give back the ruling pixels
+        # with the remaining stroke right across the line from them (not the
+        # ruling beyond a stroke's side: ticks that close words into countries).
+        restored = _crossings(mask, ruling, settings.ruling_restore)
         mask |= restored
         ruling &= ~restored
     # The printed margin line of ruled and Seyes paper is pink: nearly as

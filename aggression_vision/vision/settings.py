@@ -334,7 +334,9 @@ class ReaderSettings:
         Pixels: ink fragments left by ruling removal smaller than this are dropped.
     ruling_restore : int
         Pixels: erased ruling this close to remaining ink is given back (the
-        crossings of drawn strokes and ruling lines).
+        crossings of drawn strokes and ruling lines, strokes along a line);
+        on a thin straight ruling line only with the ink across the line
+        from it, not along it (a stroke's end, the next letter: ticks).
     ruling_colour_min : float
         When the ruling's median colour ``(red darkness - blue darkness) /
         darkness`` is at least this far from grey (blue or violet print), its

@@ -524,6 +524,7 @@ def test_the_grain_of_the_table_does_not_hide_a_cut_off_sheets_ruling() -> None:
     truth = len(sample.document["countries"])
     assert truth == 29
     assert abs(len(seg.regions) - truth) <= 3
+    assert seg.ruled  # (the marks stage looks for what is left of it)
 
 
 def test_a_heavy_stroke_inside_the_sheet_is_paper_but_the_table_at_the_edge_is_not() -> None:
@@ -598,3 +599,28 @@ def test_grid_lines_with_dark_crests_are_ruling_and_a_pen_stroke_along_one_is_ke
         left[crest] = away.sum() / away.size
     assert left[ReaderSettings().grid_darker_crest] < 0.002
     assert left[0.0] > 0.05
+
+
+def _squared_with_a_stroke_across_and_one_along() -> np.ndarray:
+    """Squared paper (2 px grey lines every 24 px), a pen stroke across its
+    vertical lines and one over a vertical line, along it."""
+    h, w = 1050, 1400
+    img = np.full((h, w, 3), 225, np.uint8)
+    for y in range(12, h, 24):
+        cv2.line(img, (0, y), (w - 1, y), (175, 175, 175), 2)
+    for x in range(12, w, 24):
+        cv2.line(img, (x, 0), (x, h - 1), (175, 175, 175), 2)
+    cv2.line(img, (500, 300), (720, 300), (40, 40, 40), 4)
+    cv2.line(img, (901, 400), (901, 700), (40, 40, 40), 4)
+    return img
+
+
+def test_a_stroke_across_a_grid_line_is_whole_and_leaves_no_ticks_on_the_line() -> None:
+    # The crossings are given back; the grid line beyond the stroke's sides is
+    # not (ticks on every stroke close words and grid squares into countries).
+    ink = find_ink(_squared_with_a_stroke_across_and_one_along(), settings=ReaderSettings())
+    assert ink.mask[298:303, 560:660].any(axis=0).all()
+    for x in range(516, 720, 24):  # the vertical lines crossed (x = 516, 540, ...)
+        assert not ink.mask[304:312, x - 3 : x + 4].any()
+        assert not ink.mask[290:297, x - 3 : x + 4].any()
+    assert ink.mask[420:680, 899:903].all()
