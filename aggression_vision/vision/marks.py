@@ -1319,7 +1319,8 @@ class _Extraction:
             if max(w, h) < cfg.min_component_height * lw:
                 continue
             keep.append(i)
-        keep = _drop_ruling_residue(keep, cc, stats, lw, cfg)
+        if seg.ruled:
+            keep = _drop_ruling_residue(keep, cc, stats, lw, cfg)
         reach = max(2, round(cfg.border_piece_reach * lw))
         if vote:
             vote_reach = max(2, round(cfg.border_piece_vote_reach * lw))
@@ -2815,6 +2816,7 @@ def _warp_segmentation(
         line_width=seg.line_width,
         to_photo=seg.to_photo,
         photo_size=seg.photo_size,
+        ruled=seg.ruled,
     )
 
 

@@ -1948,4 +1948,5 @@ def segment(
         to_photo=page.to_photo,
         photo_size=photo_size,
         timings=timings,
+        ruled=bool(ink.ruling.any()),
     )

@@ -68,6 +68,11 @@ class Segmentation:
         Homography mapping working (x, y, 1) to photo (x, y, 1).
     photo_size : (width, height)
         Size of the photo as displayed.
+    timings : dict
+        Seconds per step of the region stage.
+    ruled : bool
+        Whether the ink stage took printed ruling off the page (squared, Seyes or
+        lined paper). True when not known: what is left of a ruling is then looked for.
     """
 
     image: NDArray[np.uint8]
@@ -82,6 +87,7 @@ class Segmentation:
     to_photo: NDArray[np.float64]
     photo_size: tuple[int, int]
     timings: dict[str, float] = field(default_factory=dict)
+    ruled: bool = True
 
 
 @dataclass(frozen=True)

@@ -178,6 +178,16 @@ def test_ruling_crossings_are_not_numbers() -> None:
     assert marks[2].armies == 23
 
 
+def test_crossings_are_writing_on_paper_without_ruling() -> None:
+    # Where the ink stage took no printed ruling off, a "+" is a struck-through 1.
+    seg = _page([{}, {"number": 23}], seed=4)
+    _grid_crossings(seg, 0, CELL_W)
+    seg.ruled = False
+    marks = read_marks(seg)
+    assert (marks[1].armies, marks[1].crossed) == (1, True)
+    assert marks[2].armies == 23
+
+
 def test_straight_shape_tells_crossings_from_characters() -> None:
     from aggression_vision.vision.marks import _straight_shape
 

@@ -88,6 +88,7 @@ def _adjacent(seg: Segmentation) -> set[tuple[int, int]]:
 def test_grid_map_counts_and_corner_contacts() -> None:
     seg = segment(_grid_map())
     assert len(seg.regions) == 9
+    assert not seg.ruled  # plain paper: no printed ruling taken off
     centres = [[_cell_of(seg, 250 + 200 * c, 200 + 160 * r) for c in range(3)] for r in range(3)]
     assert len({v for row in centres for v in row}) == 9 and 0 not in np.ravel(centres)
     adj = _adjacent(seg)
