@@ -1280,6 +1280,264 @@ def _drop_small_bridged(
     return bridged & ~(drop.take(pieces) & added), None
 
 
+def dividing_pieces(
+    borders: NDArray[np.bool_],
+    writing: NDArray[np.bool_],
+    found: _Found,
+    *,
+    line_width: float,
+    min_length: float,
+    max_fill: float,
+    min_straightness: float,
+    end_reach: float,
+    min_inradius: float,
+    ray_reach: float = 0.0,
+    beside: float = 0.0,
+    max_share: float = 1.0,
+    ruling: NDArray[np.bool_] | None = None,
+    max_on_ruling: float = 1.0,
+    colour: NDArray[np.uint8] | None = None,
+    hue_reach: float = 0.0,
+    contrast: float = 0.0,
+) -> NDArray[np.bool_]:
+    """Pieces of writing that divide a country in two, with their joins.
+
+    A border broken by gaps at both ends of a stretch leaves that stretch
+    as a small ink component, taken for writing by :func:`split_writing`;
+    :func:`linked_fragments` takes it back only when it is about straight
+    and both its ends come close to border ink, and the countries on
+    either side merge. Here a line-like piece (skeleton at least
+    ``min_length`` long, area at most ``max_fill`` times that length times
+    the line width, its two farthest skeleton ends at least
+    ``min_straightness`` of that length apart) is joined to the borders:
+    each far end within ``end_reach`` of border ink to the nearest border
+    pixel, and a far end farther than that (when the other is near) on
+    along the line from the other end to the first border ink within
+    ``ray_reach``. When the piece so joined cuts a country of ``found``
+    into two parts that each hold a disc of ``min_inradius``, it is border.
+    A number in a country is compact or lies clear of its borders; joined
+    to them it cuts off at most a corner. Not taken: a piece mostly along
+    removed printed ruling (more than ``max_on_ruling`` of it within
+    reach of ``ruling``), a piece nearer in hue to the other writing
+    within ``hue_reach`` than to the borders there and at least
+    ``contrast`` (BGR chroma) from the borders' (in a player's pen), and a
+    piece with more than ``max_share`` of it within ``beside`` of other
+    writing (a stroke of a number, :func:`_clear_of_writing`).
+
+    Parameters
+    ----------
+    borders, writing : (H, W) bool
+    found : _Found
+        The countries of ``borders``.
+    line_width, min_length, end_reach, min_inradius, ray_reach, beside, hue_reach : float
+        Pixels (``line_width`` also scales the area test).
+    max_fill, min_straightness, max_share, max_on_ruling, contrast : float
+    ruling : (H, W) bool, optional
+    colour : (H, W, 3) uint8, optional
+        The working image (no hue test without it).
+
+    Returns
+    -------
+    (H, W) bool, the pieces taken and their joins, one pixel thicker (a cut
+    that divides the paper in the 8-connected sense).
+    """
+    h, w = writing.shape
+    out = np.zeros_like(writing)
+    count, lab, stats, _ = connected_components(writing.view(np.uint8))
+    diagonal = np.hypot(stats[:, cv2.CC_STAT_WIDTH], stats[:, cv2.CC_STAT_HEIGHT])
+    area = stats[:, cv2.CC_STAT_AREA]
+    # The far ends are at most the box's diagonal apart, the skeleton at
+    # most that over min_straightness long (the tests of _far_ends).
+    cand = (diagonal >= min_straightness * min_length) & (
+        area <= max_fill * diagonal / max(min_straightness, 1e-3) * line_width
+    )
+    cand[0] = False
+    if not cand.any():
+        return out
+    thickness = max(2, int(round(line_width)))
+    margin = int(np.ceil(end_reach)) + 2
+    near_ruling = None
+    for k in np.nonzero(cand)[0]:
+        x, y, cw, ch = (int(v) for v in stats[k, :4])
+        mine = lab[y : y + ch, x : x + cw] == k
+        # Distances to the border ink in a window around the piece (those
+        # within end_reach are the same as over the page).
+        wx0, wy0, wx1, wy1 = _box_around(stats[k], margin, (h, w))
+        free = (~borders[wy0:wy1, wx0:wx1]).view(np.uint8)
+        to_border = cv2.distanceTransform(free, cv2.DIST_L2, 3)
+        if to_border[y - wy0 : y - wy0 + ch, x - wx0 : x - wx0 + cw][mine].min() > end_reach:
+            continue
+        ends = _far_ends(mine, int(area[k]), line_width, min_length, max_fill, min_straightness)
+        if ends is None:
+            continue
+        ends = ends + (y, x)
+        near = to_border[ends[:, 0] - wy0, ends[:, 1] - wx0] <= end_reach
+        links = []
+        if not near.all():
+            # Continued straight on to the border ink it points at.
+            hit = _ray_to(borders, ends[~near][0], ends[near][0], ray_reach) if near.any() else None
+            if hit is None:
+                continue
+            links = [(ends[~near][0], hit)]
+            ends = ends[near]
+        reach = max(end_reach, ray_reach if links else 0.0)
+        box = _box_around(stats[k], int(np.ceil(reach)) + 2, (h, w))
+        piece = lab[box[1] : box[3], box[0] : box[2]] == k
+        cut = _cut(borders, piece, ends, links, box, thickness)
+        if not _divides(found, cut, box[:2], min_inradius):
+            continue
+        if ruling is not None and max_on_ruling < 1.0 and ruling.any():
+            if near_ruling is None:
+                near_ruling = _near_ruling(ruling)
+            if near_ruling[y : y + ch, x : x + cw][mine].mean() > max_on_ruling:
+                continue  # what is left of a printed ruling line
+        if colour is not None and _hue_of_writing(
+            colour, lab, k, stats[k], writing, borders, int(np.ceil(hue_reach)), contrast
+        ):
+            continue  # in a player's pen, not the borders'
+        if beside > 0 and not _clear_of_writing(
+            lab, k, stats[k], writing, line_width=line_width, beside=beside, max_share=max_share
+        ):
+            continue  # a stroke of a number
+        out[box[1] : box[3], box[0] : box[2]] |= cut
+    return out
+
+
+def _ray_to(
+    borders: NDArray[np.bool_],
+    free: NDArray[np.int64],
+    attached: NDArray[np.int64],
+    reach: float,
+) -> NDArray[np.int64] | None:
+    """The first border pixel (y, x) on the ray from ``free`` away from
+    ``attached``, within ``reach`` pixels, or None."""
+    h, w = borders.shape
+    d = (free - attached).astype(np.float64)
+    norm = float(np.hypot(*d))
+    if norm == 0:
+        return None
+    d /= norm
+    for t in np.arange(1.0, reach + 1.0, 0.5):
+        y, x = int(round(free[0] + t * d[0])), int(round(free[1] + t * d[1]))
+        if not (0 <= y < h and 0 <= x < w):
+            return None
+        if borders[y, x]:
+            return np.array([y, x])
+    return None
+
+
+def _hue_of_writing(
+    colour: NDArray[np.uint8],
+    lab: NDArray[np.int32],
+    k: int,
+    stat: NDArray,
+    writing: NDArray[np.bool_],
+    borders: NDArray[np.bool_],
+    reach: int,
+    contrast: float,
+) -> bool:
+    """Whether piece ``k`` of ``lab`` is nearer in hue to the other writing
+    within ``reach`` pixels than to the borders there, and at least
+    ``contrast`` from the borders' (chroma as :func:`_like_writing`
+    measures it; the writing there may be in two pens)."""
+    x0, y0, x1, y1 = _box_around(stat, reach, lab.shape[:2])
+    mine = lab[y0:y1, x0:x1] == k
+    prose = writing[y0:y1, x0:x1] & ~mine
+    border = borders[y0:y1, x0:x1]
+    if not prose.any() or not border.any():
+        return False
+    win = colour[y0:y1, x0:x1]
+
+    def chroma(where: NDArray[np.bool_]) -> NDArray[np.float64]:
+        c = win[where].mean(axis=0)
+        return c - c.mean()
+
+    piece = chroma(mine)
+    to_border = float(np.linalg.norm(piece - chroma(border)))
+    return to_border >= contrast and float(np.linalg.norm(piece - chroma(prose))) < to_border
+
+
+def _far_ends(
+    mine: NDArray[np.bool_],
+    area: int,
+    line_width: float,
+    min_length: float,
+    max_fill: float,
+    min_straightness: float,
+) -> NDArray[np.int64] | None:
+    """The two farthest skeleton ends (y, x) of a line-like piece, or None
+    (see :func:`dividing_pieces`)."""
+    sk = thin(np.pad(mine, 1))
+    length = float(np.count_nonzero(sk))
+    if length < min_length or area > max_fill * length * line_width:
+        return None
+    ends = np.argwhere(_loose_ends(sk)) - 1
+    if len(ends) < 2 or len(ends) > LINK_MAX_ENDS:
+        return None
+    dd = np.hypot(*(ends[:, None, :] - ends[None, :, :]).transpose(2, 0, 1))
+    i, j = np.unravel_index(int(np.argmax(dd)), dd.shape)
+    if dd[i, j] < min_straightness * length:
+        return None
+    return ends[[i, j]]
+
+
+def _box_around(stat: NDArray, margin: int, shape: tuple[int, ...]) -> tuple[int, int, int, int]:
+    """x0, y0, x1, y1 of a stats box (x, y, width, height) widened by ``margin``."""
+    x, y, cw, ch = (int(v) for v in stat[:4])
+    h, w = shape[:2]
+    return max(0, x - margin), max(0, y - margin), min(w, x + cw + margin), min(h, y + ch + margin)
+
+
+def _cut(
+    borders: NDArray[np.bool_],
+    piece: NDArray[np.bool_],
+    ends: NDArray[np.int64],
+    links: list[tuple[NDArray[np.int64], NDArray[np.int64]]],
+    box: tuple[int, int, int, int],
+    thickness: int,
+) -> NDArray[np.bool_]:
+    """``piece`` (the window ``box`` x0, y0, x1, y1 of the page) with
+    ``ends`` (page y, x) joined to the nearest border ink in the window and
+    ``links`` (pairs of page points) drawn, one pixel thicker."""
+    x0, y0, x1, y1 = box
+    cut = piece.astype(np.uint8)
+    ink = np.argwhere(borders[y0:y1, x0:x1])
+    lines = list(links)
+    if len(ink):
+        for end in ends:
+            d2 = ((ink - (end - (y0, x0))) ** 2).sum(axis=1)
+            lines.append((end, ink[int(np.argmin(d2))] + (y0, x0)))
+    for a, b in lines:
+        p, q = a - (y0, x0), b - (y0, x0)
+        cv2.line(cut, (int(p[1]), int(p[0])), (int(q[1]), int(q[0])), 1, thickness)
+    return cv2.dilate(cut, cv2.getStructuringElement(cv2.MORPH_CROSS, (3, 3))).view(bool)
+
+
+def _divides(
+    found: _Found, cut: NDArray[np.bool_], origin: tuple[int, int], min_inradius: float
+) -> bool:
+    """Whether ``cut`` (a window of the page at ``origin`` x, y) divides a
+    country of ``found`` into two parts each holding a disc of ``min_inradius``."""
+    x0, y0 = origin
+    ch, cw = cut.shape
+    under = found.pockets[y0 : y0 + ch, x0 : x0 + cw][cut]
+    for p in np.unique(under[found.labels[y0 : y0 + ch, x0 : x0 + cw][cut] > 0]):
+        px, py, pw, ph = (int(v) for v in found.stats[p, :4])
+        bx0, by0 = min(px, x0), min(py, y0)
+        bx1, by1 = max(px + pw, x0 + cw), max(py + ph, y0 + ch)
+        rest = found.pockets[by0:by1, bx0:bx1] == p
+        rest[y0 - by0 : y0 - by0 + ch, x0 - bx0 : x0 - bx0 + cw] &= ~cut
+        n, parts = cv2.connectedComponents(rest.view(np.uint8), connectivity=8)
+        if n <= 2:
+            continue
+        dist = cv2.distanceTransform(rest.view(np.uint8), cv2.DIST_L2, 5)
+        inradius = np.zeros(n, dtype=np.float32)
+        np.maximum.at(inradius, parts.ravel(), dist.ravel())
+        if np.sort(inradius[1:])[-2] >= min_inradius:
+            return True
+    return False
+
+
 def _touching(pieces: NDArray[np.bool_], what: NDArray[np.bool_]) -> NDArray[np.bool_]:
     """The connected pieces of ``pieces`` that touch ``what`` (8-neighbours)."""
     out = np.zeros_like(pieces)
@@ -1305,6 +1563,11 @@ def stub_bridges(
     writing: NDArray[np.bool_] | None = None,
     beside: float = 0.0,
     max_share: float = 1.0,
+    ruling: NDArray[np.bool_] | None = None,
+    max_on_ruling: float = 1.0,
+    colour: NDArray[np.uint8] | None = None,
+    hue_reach: float = 0.0,
+    contrast: float = 0.0,
 ) -> NDArray[np.bool_]:
     """Bridges that would tie line-like protrusions back into the border network.
 
@@ -1408,7 +1671,7 @@ def _clear_of_writing(
     x, y, cw, ch = (int(v) for v in box[:4])
     y0, x0 = max(0, y - r), max(0, x - r)
     win = np.s_[y0 : min(h, y + ch + r), x0 : min(w, x + cw + r)]
-    text = writing[win]
+    text = writing[win] & (labels[win] != k)  # (``k`` may be writing itself)
     if not text.any():
         return True
     n, tl, st, _ = cv2.connectedComponentsWithStats(text.astype(np.uint8), None, 8)
@@ -1895,6 +2158,31 @@ def segment(
         bridged = bridge(borders, settings.bridge_reach)
         borders, measured = _drop_small_bridged(borders, bridged, line_width=lw, settings=settings)
     found = _countries(borders, line_width=lw, settings=settings, measured=measured)
+    if settings.divide_inradius > 0:
+        # Stretches of border cut off by gaps at both ends, left as writing.
+        divided = dividing_pieces(
+            borders,
+            writing & mask,
+            found,
+            line_width=lw,
+            min_length=settings.divide_min_length * lw,
+            max_fill=settings.link_max_fill,
+            min_straightness=settings.divide_straightness,
+            end_reach=settings.divide_end_reach * lw,
+            min_inradius=settings.divide_inradius * lw,
+            ray_reach=settings.bridge_reach * lw,
+            beside=settings.stub_long_beside * lw,
+            max_share=settings.stub_long_share,
+            ruling=ink.ruling,
+            max_on_ruling=settings.bridge_max_on_ruling,
+            colour=work,
+            hue_reach=settings.bridge_reach * lw,
+            contrast=settings.link_beside_contrast,
+        )
+        if divided.any():
+            borders = borders | divided
+            writing &= ~divided
+            found = _countries(borders, line_width=lw, settings=settings)
     labels, sea_mask, stats = found.labels, found.barrier, found.stats
     order, ids, centroids, area = found.order, found.ids, found.centroids, found.area
     t3 = time.perf_counter()

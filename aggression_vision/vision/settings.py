@@ -562,6 +562,24 @@ class ReaderSettings:
     neck_side_reach : float
         ... and it joins two pieces of ink that are separate within this
         many line widths of it (not a hole in a thick stroke).
+    divide_inradius : float
+        A line-like piece of writing (a stretch of border cut off by gaps at
+        both ends) is border when, joined to the borders, it divides a
+        country into two parts that each hold a disc of this radius, in line
+        widths; 0 turns it off. A far end is joined to the nearest border ink
+        within ``divide_end_reach`` line widths, or (when the other end is)
+        continued straight on up to ``bridge_reach``. Not taken: a piece
+        along removed ruling (``bridge_max_on_ruling``), in the hue of the
+        writing within ``bridge_reach`` rather than the borders'
+        (``link_beside_contrast``), or beside other writing
+        (``stub_long_beside``, ``stub_long_share``) ...
+    divide_end_reach : float
+        ... (see above) ...
+    divide_min_length : float
+        ... its skeleton at least this many line widths long ...
+    divide_straightness : float
+        ... its far ends at least this fraction of that length apart (its
+        area at most ``link_max_fill`` times its length times the line width).
     polygon_tolerance : float
         Douglas-Peucker tolerance of the output polygons, in line widths.
     """
@@ -736,4 +754,8 @@ class ReaderSettings:
     neck_end_reach: float = 1.5
     neck_min_width: float = 1.2
     neck_side_reach: float = 3.0
+    divide_inradius: float = 5.0
+    divide_end_reach: float = 3.0
+    divide_min_length: float = 6.0
+    divide_straightness: float = 0.5
     polygon_tolerance: float = 0.5

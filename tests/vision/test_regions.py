@@ -627,7 +627,8 @@ def test_a_border_stopping_farther_than_stub_bridge_reach_is_continued() -> None
     seg = segment(img)
     assert len(seg.regions) == 2
     assert _cell_of(seg, 300, 360) != _cell_of(seg, 650, 300)
-    off = segment(img, settings=replace(ReaderSettings(), stub_long_reach=0.0))
+    # (dividing_pieces, which continues such a line too, turned off as well.)
+    off = segment(img, settings=replace(ReaderSettings(), stub_long_reach=0.0, divide_inradius=0.0))
     assert len(off.regions) == 1
 
 
@@ -721,7 +722,8 @@ def test_a_short_border_piece_cut_off_by_gaps_separates_its_countries() -> None:
     scale = seg.image.shape[1] / 1800  # the working image is smaller
     left, right = (int(500 * scale), int(250 * scale)), (int(1300 * scale), int(250 * scale))
     assert 0 != _cell_of(seg, *left) != _cell_of(seg, *right) != 0
-    off = segment(img, settings=replace(ReaderSettings(), link_reach=0.0))
+    # (dividing_pieces, which takes such a piece too, turned off as well.)
+    off = segment(img, settings=replace(ReaderSettings(), link_reach=0.0, divide_inradius=0.0))
     assert _cell_of(off, *left) == _cell_of(off, *right) != 0
 
 
@@ -937,3 +939,25 @@ def test_outline_traced_in_the_countrys_box_is_the_whole_page_one() -> None:
         )
         whole = max(contours, key=cv2.contourArea)
         assert np.array_equal(_outline(grown, label, stats[1], reach), whole)
+
+
+def test_a_bent_border_piece_cut_off_by_gaps_divides_its_country() -> None:
+    img = _paper(1800, 1400)
+    cv2.rectangle(img, (200, 200), (1600, 1200), INK, LW, cv2.LINE_AA)
+    cv2.line(img, (200, 330), (1600, 330), INK, LW, cv2.LINE_AA)
+    # The border between the band's two countries: a zigzag under writing
+    # size, too bent for linked_fragments, about 12 px short of both lines.
+    xs, ys = [900, 940, 900, 940, 900], [214, 239, 264, 289, 314]
+    zigzag = np.int32(list(zip(xs, ys, strict=True))).reshape(-1, 1, 2)
+    cv2.polylines(img, [zigzag], False, INK, LW, cv2.LINE_AA)
+    # A number beside a border stays writing.
+    cv2.putText(img, "17", (400, 400), cv2.FONT_HERSHEY_SIMPLEX, 2.5, INK, 4, cv2.LINE_AA)
+    seg = segment(img)
+    scale = seg.image.shape[1] / 1800  # the working image is smaller
+    left, right = (int(500 * scale), int(265 * scale)), (int(1300 * scale), int(265 * scale))
+    assert 0 != _cell_of(seg, *left) != _cell_of(seg, *right) != 0
+    assert len(seg.regions) == 3
+    y0, y1, x0, x1 = (int(v * scale) for v in (350, 400, 400, 500))
+    assert seg.writing[y0:y1, x0:x1].any()
+    off = segment(img, settings=replace(ReaderSettings(), divide_inradius=0.0))
+    assert _cell_of(off, *left) == _cell_of(off, *right) != 0
