@@ -1563,11 +1563,6 @@ def stub_bridges(
     writing: NDArray[np.bool_] | None = None,
     beside: float = 0.0,
     max_share: float = 1.0,
-    ruling: NDArray[np.bool_] | None = None,
-    max_on_ruling: float = 1.0,
-    colour: NDArray[np.uint8] | None = None,
-    hue_reach: float = 0.0,
-    contrast: float = 0.0,
 ) -> NDArray[np.bool_]:
     """Bridges that would tie line-like protrusions back into the border network.
 

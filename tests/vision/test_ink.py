@@ -146,15 +146,20 @@ def test_dense_ruling_between_a_maps_borders_is_still_looked_at() -> None:
     assert left[ReaderSettings().ruling_max_density] < 0.6
 
 
-def _squared_with_pencil_along_a_line() -> np.ndarray:
-    """Squared paper (2 px grey lines every 24 px) and a pencil stroke as light as
-    the grid drawn over one of its lines, only a little thicker than the line."""
-    h, w = 1050, 1400
+def _squared_paper(h: int = 1050, w: int = 1400) -> np.ndarray:
+    """Squared paper: 2 px grey lines every 24 px on light paper."""
     img = np.full((h, w, 3), 225, np.uint8)
     for y in range(12, h, 24):
         cv2.line(img, (0, y), (w - 1, y), (175, 175, 175), 2)
     for x in range(12, w, 24):
         cv2.line(img, (x, 0), (x, h - 1), (175, 175, 175), 2)
+    return img
+
+
+def _squared_with_pencil_along_a_line() -> np.ndarray:
+    """Squared paper (2 px grey lines every 24 px) and a pencil stroke as light as
+    the grid drawn over one of its lines, only a little thicker than the line."""
+    img = _squared_paper()
     cv2.line(img, (300, 493), (1100, 493), (170, 170, 170), 4)
     return img
 
@@ -604,12 +609,7 @@ def test_grid_lines_with_dark_crests_are_ruling_and_a_pen_stroke_along_one_is_ke
 def _squared_with_a_stroke_across_and_one_along() -> np.ndarray:
     """Squared paper (2 px grey lines every 24 px), a pen stroke across its
     vertical lines and one over a vertical line, along it."""
-    h, w = 1050, 1400
-    img = np.full((h, w, 3), 225, np.uint8)
-    for y in range(12, h, 24):
-        cv2.line(img, (0, y), (w - 1, y), (175, 175, 175), 2)
-    for x in range(12, w, 24):
-        cv2.line(img, (x, 0), (x, h - 1), (175, 175, 175), 2)
+    img = _squared_paper()
     cv2.line(img, (500, 300), (720, 300), (40, 40, 40), 4)
     cv2.line(img, (901, 400), (901, 700), (40, 40, 40), 4)
     return img
