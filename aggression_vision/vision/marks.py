@@ -312,7 +312,7 @@ class MarksSettings:
         ones lost; tune +1, s3 +4, r3 -2, dev2 +3; without the pen-stroke exception 9
         gone, 6 lost. Real sudoku photos: digit cells read as underlined 50 -> 46.)
     underline_apart_height, underline_apart_ratio, underline_apart_width : float
-        An underline apart from the digits (:func:`_stroke_apart`): an ink component at
+        An underline apart from the digits (:func:`_apart_underline`): an ink component at
         most ``underline_apart_height`` writing heights high, at least
         ``underline_apart_ratio`` times as wide as high, in the lower half of the
         writing, under other writing and at least ``underline_apart_width`` times as
@@ -476,15 +476,12 @@ class MarksSettings:
         -> 546, r3 649 -> 650, dev2 376 -> 379; crossed-out numbers read right 322 ->
         331; 11 countries right, 1 wrong, 15 wrong otherwise. Sheared numbers of any
         kind: also 2082 but 15 right and 5 wrong, a real sudoku 1 read 7, and twice the
-        views; +-0.15: 2075, +-0.25: 2079, +-0.3: 2077, -0.2 alone: 2078.)
+        views; +-0.15: 2075, +-0.25: 2079, +-0.3: 2077, -0.2 alone: 2078. Stretched
+        across x1.3 as well: 2080, sure single digits read as pairs about as often as a
+        lost digit found.)
     view_shear_crossed : float
         See ``view_shears``: the crossed-out probability from which a doubtful number
         is also read sheared. 0: every doubtful number.
-    view_stretch : tuple of float
-        ... and every doubtful number stretched across by each of these factors (to
-        give touching digits more of the network's columns). Empty: none. (x1.3 with
-        unrestricted shears: armies 2080; stretched views turn sure single digits into
-        pairs about as often as they find a lost digit.)
     ones_stretch : float
         A "1" of writing height read with a posterior below ``ones_stretch_below`` is
         read again stretched this many times across, and is "11" when that view reads
@@ -751,7 +748,6 @@ class MarksSettings:
     view_angles: tuple[float, ...] = (12.0, -12.0)
     view_shears: tuple[float, ...] = (0.2, -0.2)
     view_shear_crossed: float = 0.5
-    view_stretch: tuple[float, ...] = ()
     ones_stretch: float = 1.5
     ones_stretch_below: float = 0.7
     nothing_number_mass: float = 0.5
@@ -823,6 +819,12 @@ class Cluster:
     def text_h(self) -> float:
         """The page's typical writing height in pixels, from this cluster's box."""
         return (self.bbox[3] - self.bbox[1]) / max(self.height, 1e-6)
+
+    @property
+    def crop_box(self) -> tuple[int, int, int, int]:
+        """Its box in its crop (``bbox`` less ``origin``): x0, y0, x1, y1."""
+        ox, oy = self.origin
+        return (self.bbox[0] - ox, self.bbox[1] - oy, self.bbox[2] - ox, self.bbox[3] - oy)
 
 
 @dataclass(frozen=True)
@@ -1816,14 +1818,7 @@ class _Cutter:
                 # (The cut for reading takes slanted ruling off, the vote's does not: off
                 # the vote's window; the vote's crop is the same when none is taken off.)
                 if slant and same.top > 0:
-                    bx, by = same.origin
-                    box = (
-                        same.bbox[0] - bx,
-                        same.bbox[1] - by,
-                        same.bbox[2] - bx,
-                        same.bbox[3] - by,
-                    )
-                    lines = self._ruling_off(same_dark, same_mask, box, same.top)
+                    lines = self._ruling_off(same_dark, same_mask, same.crop_box, same.top)
                     if lines is not None:
                         ink[lines] = 0.0
                         return same, ink
@@ -2214,27 +2209,6 @@ def _ruling_darkness(
     return cols.T if rows is None else np.maximum(rows, cols.T)
 
 
-def _line_level(
-    capped: NDArray[np.float32],
-    span: tuple[int, int],
-    top: float,
-    text_h: float,
-    cfg: MarksSettings,
-) -> float | None:
-    """The darkness a printed line along the rows of ``capped`` (darkness capped at
-    ``top``) through both sides of the columns ``span`` (the cluster's box) must reach
-    (see :func:`_sheared_lines`): the median of both sides plus ``ruling_contrast``
-    times ``top``; None when a side is narrower than ``grid_margin`` writing heights
-    ``text_h`` (at least 3 pixels) or the window under 3 rows."""
-    h, w = capped.shape
-    a0, a1 = span
-    margin = max(3.0, cfg.grid_margin * text_h)
-    if a0 < margin or w - a1 < margin or h < 3:
-        return None
-    sides = np.concatenate((capped[:, :a0].ravel(), capped[:, a1:].ravel()))
-    return float(np.partition(sides, sides.size // 2)[sides.size // 2]) + cfg.ruling_contrast * top
-
-
 def _line_need(
     capped: NDArray[np.float32],
     span: tuple[int, int],
@@ -2243,10 +2217,20 @@ def _line_need(
     cfg: MarksSettings,
     share: float,
 ) -> float | None:
-    """:func:`_line_level` (same parameters), or None when :func:`_sheared_lines` can
-    find no line that dark along ``share`` of each side (:func:`_enough_columns`)."""
-    need = _line_level(capped, span, top, text_h, cfg)
-    if need is None or not _enough_columns(capped, span, need, share):
+    """The darkness a printed line along the rows of ``capped`` (darkness capped at
+    ``top``) through both sides of the columns ``span`` (the cluster's box) must reach
+    (see :func:`_sheared_lines`): the median of both sides plus ``ruling_contrast``
+    times ``top``. None when a side is narrower than ``grid_margin`` writing heights
+    ``text_h`` (at least 3 pixels), the window is under 3 rows, or no line that dark
+    can run along ``share`` of each side (:func:`_enough_columns`)."""
+    h, w = capped.shape
+    a0, a1 = span
+    margin = max(3.0, cfg.grid_margin * text_h)
+    if a0 < margin or w - a1 < margin or h < 3:
+        return None
+    sides = np.concatenate((capped[:, :a0].ravel(), capped[:, a1:].ravel()))
+    need = float(np.partition(sides, sides.size // 2)[sides.size // 2]) + cfg.ruling_contrast * top
+    if not _enough_columns(capped, span, need, share):
         return None
     return need
 
@@ -2277,7 +2261,7 @@ def _sheared_lines(
     """Darkness of straight lines running along the rows of ``capped`` (darkness capped
     at the writing's) at one of the ``slopes`` (rows per column) through both sides of
     the columns ``span`` (the cluster's box), at least ``need`` dark (see
-    :func:`_line_level` and ``MarksSettings.ruling_contrast``). A line's darkness is
+    :func:`_line_need` and ``MarksSettings.ruling_contrast``). A line's darkness is
     the level it reaches along ``share`` of each side (0.5: the median), on the weaker
     side. The slope whose lines are the darkest is taken; None when no line is found."""
     h, w = capped.shape
@@ -2393,7 +2377,7 @@ def _ruled_underlines(
         # (A pen stroke under the digits left in the view: the underline is drawn.)
         text_h = cl.text_h
         if (
-            _stroke_apart(view, text_h, line_width, cfg)
+            _apart_underline(view, text_h, line_width, cfg) is not None
             or _touching_stroke(view, text_h, line_width, cfg) is not None
         ):
             continue
@@ -2442,8 +2426,7 @@ def _without_ruling(
         return None
     text_h = cl.text_h
     k = _background_side(text_h, cfg)
-    box = (cl.bbox[0] - ox, cl.bbox[1] - oy, cl.bbox[2] - ox, cl.bbox[3] - oy)
-    lines = _ruling_darkness(_paper_minus_gray(win, k), box, cl.top, text_h, cfg)
+    lines = _ruling_darkness(_paper_minus_gray(win, k), cl.crop_box, cl.top, text_h, cfg)
     if lines is None:
         return None
     # Pixels on a line no darker than the line (times ``ruling_keep``) are the line; a
@@ -3255,8 +3238,8 @@ def _reread_turned(
     cfg: MarksSettings,
 ) -> list[ClusterReading]:
     """Read the doubtful numbers again turned by ``view_angles`` (those read crossed
-    out also sheared by ``view_shears``, all stretched by ``view_stretch``) and take
-    the text of the mean posterior over the views (see ``view_threshold``).
+    out also sheared by ``view_shears``) and take the text of the mean posterior over
+    the views (see ``view_threshold``).
 
     ``logprobs``: the network's outputs for ``crops`` (the unturned views). Only
     number readings are read again (a letter beside a number keeps its reading).
@@ -3271,19 +3254,15 @@ def _reread_turned(
     vocab = digits.vocabulary()
     base = vocab[: 1 + digits.MAX_ARMIES + len(digits.LETTERS)]
     # Each pick's own view first, then its other views.
-    rows, start = [], 0
-    for j, vs in enumerate(per):
-        rows.append(logprobs[pick[j]][None])
-        rows.append(out.logprobs[start : start + len(vs)])
-        start += len(vs)
+    others = np.split(out.logprobs, np.cumsum([len(vs) for vs in per])[:-1])
+    rows = [x for i, o in zip(pick, others, strict=True) for x in (logprobs[i][None], o)]
     ll = digits.ctc_log_likelihood(np.concatenate(rows), base)
     post = np.exp(ll - ll.max(axis=1, keepdims=True))
     post /= post.sum(axis=1, keepdims=True)
+    groups = np.split(post, np.cumsum([1 + len(vs) for vs in per])[:-1])
     out_r = list(readings)
-    start = 0
-    for i, vs in zip(pick, per, strict=True):
-        mean = post[start : start + 1 + len(vs)].mean(axis=0)
-        start += 1 + len(vs)
+    for i, group in zip(pick, groups, strict=True):
+        mean = group.mean(axis=0)
         k = int(np.argmax(mean))
         text = base[k]
         if text.isdigit() and text != readings[i].text:
@@ -3295,15 +3274,10 @@ def _views(
     crop: NDArray[np.float32], struck: bool, cfg: MarksSettings
 ) -> list[NDArray[np.float32]]:
     """The other views of a doubtful number's crop (see ``view_threshold``): turned by
-    each of ``view_angles``, sheared by each of ``view_shears`` when ``struck``,
-    stretched across by each of ``view_stretch``."""
+    each of ``view_angles``, and sheared by each of ``view_shears`` when ``struck``."""
     views = [rotate_ink(crop, a) for a in cfg.view_angles]
     if struck:
         views += [shear_ink(crop, s) for s in cfg.view_shears]
-    views += [
-        cv2.resize(crop, None, fx=f, fy=1.0, interpolation=cv2.INTER_LINEAR)
-        for f in cfg.view_stretch
-    ]
     return views
 
 
@@ -3543,14 +3517,6 @@ def _apart_underline(
             stroke: NDArray[np.bool_] = grown & (crop > 0.05)
             return stroke
     return None
-
-
-def _stroke_apart(
-    crop: NDArray[np.float32], text_h: float, line_width: float, cfg: MarksSettings
-) -> bool:
-    """Whether the writing in ``crop`` holds an underline apart from the digits (see
-    :func:`_apart_underline`)."""
-    return _apart_underline(crop, text_h, line_width, cfg) is not None
 
 
 def _longest_run(m: NDArray[Any]) -> tuple[int, int, int, int]:

@@ -598,12 +598,14 @@ def _like_writing(
     prose: NDArray[np.bool_],
     border: NDArray[np.bool_],
     min_contrast: float,
+    ratio: float = 0.5,
 ) -> bool:
     """Whether ``piece`` has the hue of the writing ``prose`` beside it rather
     than that of the ``border`` ink around (a number's underline in the
-    writing's pen, on a map drawn with another). Only the mean colours'
-    chroma counts (each less its grey level): a thin or faint stroke of the
-    same pen is lighter, not of another hue."""
+    writing's pen, on a map drawn with another): at least ``min_contrast``
+    from the borders' and at most ``ratio`` times that from the writing's.
+    Only the mean colours' chroma counts (each less its grey level): a thin
+    or faint stroke of the same pen is lighter, not of another hue."""
     if not prose.any() or not border.any():
         return False
 
@@ -614,7 +616,7 @@ def _like_writing(
     mine = chroma(piece)
     to_prose = float(np.linalg.norm(mine - chroma(prose)))
     to_border = float(np.linalg.norm(mine - chroma(border)))
-    return to_border >= min_contrast and to_prose <= 0.5 * to_border
+    return to_border >= min_contrast and to_prose <= ratio * to_border
 
 
 def split_writing(
@@ -824,21 +826,14 @@ def linked_fragments(
             if dist[y : y + ch, x : x + cw][mine].min() > near:
                 left.append(k)
                 continue
-            sk = thin(np.pad(mine, 1))
-            length = float(sk.sum())
             # (A short piece's round caps, thinned away, weigh more.)
             caps = line_width if extent[k] < min_length else 0.0
-            if area[k] > max_fill * (length + caps) * line_width:
+            line = _far_ends(mine, int(area[k]), line_width, max_fill, min_straightness, caps)
+            if line is None:
                 continue
-            ends = np.argwhere(_loose_ends(sk)) - 1
-            if len(ends) < 2 or len(ends) > LINK_MAX_ENDS:
-                continue
-            dd = np.hypot(*(ends[:, None, :] - ends[None, :, :]).transpose(2, 0, 1))
-            i, j = np.unravel_index(int(np.argmax(dd)), dd.shape)
-            if dd[i, j] < min_straightness * length:
-                continue
-            a = dist[y + ends[i][0], x + ends[i][1]]
-            b = dist[y + ends[j][0], x + ends[j][1]]
+            ends = line[0]
+            a = dist[y + ends[0][0], x + ends[0][1]]
+            b = dist[y + ends[1][0], x + ends[1][1]]
             if max(a, b) <= near and beside > 0 and colour is not None:
                 # Other writing alongside the piece, away from both its ends
                 # (where the next piece of a broken border would lie), in the
@@ -850,7 +845,7 @@ def linked_fragments(
                     me = np.ones((y1 - y0, x1 - x0), np.uint8)
                     me[y - y0 : y - y0 + ch, x - x0 : x - x0 + cw][mine] = 0
                     tips = np.ones_like(me)
-                    for ey, ex in (ends[i], ends[j]):
+                    for ey, ex in ends:
                         tips[y - y0 + ey, x - x0 + ex] = 0
                     by_piece = cv2.distanceTransform(me, cv2.DIST_L2, 3)
                     by_tips = cv2.distanceTransform(tips, cv2.DIST_L2, 3)
@@ -1367,10 +1362,10 @@ def dividing_pieces(
         to_border = cv2.distanceTransform(free, cv2.DIST_L2, 3)
         if to_border[y - wy0 : y - wy0 + ch, x - wx0 : x - wx0 + cw][mine].min() > end_reach:
             continue
-        ends = _far_ends(mine, int(area[k]), line_width, min_length, max_fill, min_straightness)
-        if ends is None:
+        line = _far_ends(mine, int(area[k]), line_width, max_fill, min_straightness)
+        if line is None or line[1] < min_length:
             continue
-        ends = ends + (y, x)
+        ends = line[0] + (y, x)
         near = to_border[ends[:, 0] - wy0, ends[:, 1] - wx0] <= end_reach
         links = []
         if not near.all():
@@ -1438,38 +1433,31 @@ def _hue_of_writing(
 ) -> bool:
     """Whether piece ``k`` of ``lab`` is nearer in hue to the other writing
     within ``reach`` pixels than to the borders there, and at least
-    ``contrast`` from the borders' (chroma as :func:`_like_writing`
-    measures it; the writing there may be in two pens)."""
+    ``contrast`` from the borders' (:func:`_like_writing`; the writing there
+    may be in two pens)."""
     x0, y0, x1, y1 = _box_around(stat, reach, lab.shape[:2])
     mine = lab[y0:y1, x0:x1] == k
     prose = writing[y0:y1, x0:x1] & ~mine
-    border = borders[y0:y1, x0:x1]
-    if not prose.any() or not border.any():
-        return False
-    win = colour[y0:y1, x0:x1]
-
-    def chroma(where: NDArray[np.bool_]) -> NDArray[np.float64]:
-        c = win[where].mean(axis=0)
-        return c - c.mean()
-
-    piece = chroma(mine)
-    to_border = float(np.linalg.norm(piece - chroma(border)))
-    return to_border >= contrast and float(np.linalg.norm(piece - chroma(prose))) < to_border
+    win = np.s_[y0:y1, x0:x1]
+    return _like_writing(colour[win], mine, prose, borders[win], contrast, ratio=1.0)
 
 
 def _far_ends(
     mine: NDArray[np.bool_],
     area: int,
     line_width: float,
-    min_length: float,
     max_fill: float,
     min_straightness: float,
-) -> NDArray[np.int64] | None:
-    """The two farthest skeleton ends (y, x) of a line-like piece, or None
-    (see :func:`dividing_pieces`)."""
+    caps: float = 0.0,
+) -> tuple[NDArray[np.int64], float] | None:
+    """The two farthest skeleton ends (y, x) of a line-like piece ``mine`` and its
+    skeleton's length, or None: its ``area`` more than ``max_fill`` times the
+    length (plus ``caps``) times the line width, fewer than two or more than
+    :data:`LINK_MAX_ENDS` loose ends, or the two farthest less than
+    ``min_straightness`` of the length apart."""
     sk = thin(np.pad(mine, 1))
     length = float(np.count_nonzero(sk))
-    if length < min_length or area > max_fill * length * line_width:
+    if area > max_fill * (length + caps) * line_width:
         return None
     ends = np.argwhere(_loose_ends(sk)) - 1
     if len(ends) < 2 or len(ends) > LINK_MAX_ENDS:
@@ -1478,7 +1466,7 @@ def _far_ends(
     i, j = np.unravel_index(int(np.argmax(dd)), dd.shape)
     if dd[i, j] < min_straightness * length:
         return None
-    return ends[[i, j]]
+    return ends[[i, j]], length
 
 
 def _box_around(stat: NDArray, margin: int, shape: tuple[int, ...]) -> tuple[int, int, int, int]:
@@ -1659,7 +1647,8 @@ def _clear_of_writing(
     beside: float,
     max_share: float,
 ) -> bool:
-    """Whether piece ``k`` of ``labels`` is clear of writing (:func:`stub_bridges`)."""
+    """Whether piece ``k`` of ``labels`` is clear of writing (:func:`stub_bridges`,
+    :func:`dividing_pieces`)."""
     h, w = labels.shape
     speck = WRITING_SPECK_LW * line_width
     r = int(np.ceil(beside + speck))

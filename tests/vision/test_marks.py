@@ -683,12 +683,12 @@ def test_a_doubtful_number_is_read_again_turned_and_the_views_vote() -> None:
     # Two of three views read 7: the doubtful 1 is a 7; the sure one is not read again.
     assert [r.text for r in got] == ["7", "1"]
     cfg = MarksSettings()
-    assert net.seen == len(cfg.view_angles) + len(cfg.view_stretch)
+    assert net.seen == len(cfg.view_angles)
     # One read crossed out is also read sheared.
     net = Views()
     struck = replace(doubtful, crossed=0.9)
     assert _reread_turned([struck], [crop], lp[:1], net, cfg)[0].text == "7"  # type: ignore[arg-type]
-    assert net.seen == len(cfg.view_angles) + len(cfg.view_shears) + len(cfg.view_stretch)
+    assert net.seen == len(cfg.view_angles) + len(cfg.view_shears)
     assert len(cfg.view_shears) > 0
     # Off: no view angles (or nothing doubtful), nothing read again.
     net = Views()
