@@ -241,6 +241,13 @@ class MarksSettings:
         segmentations: 833 -> 838 of 864 digit cells, blanks unchanged; synthetic
         tuning and dev photos, unlettered on none: unchanged. A fraction of 0.1 took
         an unoccupied country's stray letter on a synthetic lettered page.)
+    letter_pair_number : float
+        On a lettered page (see ``labelled_fraction``) a country with no number reading
+        and two or more letter readings of writing height holds one letter: the one
+        with most of its posterior on the numbers, at least this much, is its number
+        (an underlined 7 read as Z beside the country's letter). (Dev photos, marks
+        stage on b5641b0's segmentations: 5 countries took a number, 2 of them right,
+        owner +4; one kept the wrong one of its two letters.)
     underline_gap : float
         A flat cluster apart from the number is its underline when it lies below the
         number's middle, at most this many writing heights below its box, under at
@@ -449,7 +456,8 @@ class MarksSettings:
         number and a ghost's reading beat a number below writing height. 0.7 read 4
         armies fewer right than 0.5, 0.3 two more and 1 more unoccupied lost.)
     light_not_ones : bool
-        See ``light_seed``.
+        See ``light_seed``: a light cluster of one component read as ones is no number
+        (of two or more, "11" counts).
     light_bar_span : float
         A light piece is printed ruling when at least ``residue_coverage`` of its pixels
         lie on straight bars parallel to the page's sides running across this fraction
@@ -507,6 +515,12 @@ class MarksSettings:
         numbers, is a "1" with the numbers' mass as its posterior: the network takes a
         lone straight stroke for a bar. (Dev photos, marks stage on 91e52f7's
         segmentations: 11 lone ones found, 2 unoccupied countries took a 1.)
+    stroke_one_elongation, stroke_one_slant : float
+        ... or wider than ``stroke_one_width`` (a thick or slanted stroke), a straight
+        stroke at least ``stroke_one_elongation`` times longer than wide (its second
+        moments) at most ``stroke_one_slant`` degrees off upright. 0: off. (Dev photos,
+        marks stage on b5641b0's segmentations: 2 lone ones found, none taken where
+        there is none; a crossed-out 5 that a width of 0.5 took for a 1 stays nothing.)
     grid_low, grid_span, grid_margin, grid_keep : float
         Printed ruling left in a number's crop (see :func:`_printed_lines`): a row or
         column band of ink between ``grid_low`` and ``grid_keep`` of the writing's
@@ -698,6 +712,7 @@ class MarksSettings:
     number_from_letter: float = 0.3
     plain_fraction: float = 0.05
     number_from_letter_plain: float = 0.0
+    letter_pair_number: float = 0.05
     underline_gap: float = 0.8
     underline_max_width: float = 2.0
     underline_min_width: float = 0.4
@@ -754,6 +769,8 @@ class MarksSettings:
     stroke_one_height: float = 0.7
     stroke_one_width: float = 0.4
     stroke_one_mass: float = 0.03
+    stroke_one_elongation: float = 2.5
+    stroke_one_slant: float = 25.0
     grid_low: float = 0.15
     grid_span: float = 0.9
     grid_margin: float = 0.3
@@ -1015,7 +1032,7 @@ def read_page(
         readings = _reread_turned(readings, crops, lp[0], net, cfg)
     if net is not None and backend == "cnn":
         readings = _reread_ones(readings, crops, net, cfg)
-        readings = _numbers_in_nothing(readings, cfg)
+        readings = _numbers_in_nothing(readings, cfg, crops)
     if net is not None:
         readings = second_opinion(readings, crops, cfg, inputs=inputs)
         lw = float(seg_full.line_width)
@@ -3324,11 +3341,16 @@ def _reread_ones(
     return result
 
 
-def _numbers_in_nothing(readings: list[ClusterReading], cfg: MarksSettings) -> list[ClusterReading]:
+def _numbers_in_nothing(
+    readings: list[ClusterReading],
+    cfg: MarksSettings,
+    crops: list[NDArray[np.float32]] | None = None,
+) -> list[ClusterReading]:
     """The whole clusters read as nothing that are numbers all the same: those with most
     of their posterior on the numbers (``nothing_number_mass``), and lone strokes of
     writing height with some (``stroke_one_height``, read as "1"); both of one
-    component (scattered specks in an empty sudoku cell can read as a number)."""
+    component (scattered specks in an empty sudoku cell can read as a number).
+    ``crops``: the clusters' crops, by index (to tell a slanted or thick stroke)."""
     out = list(readings)
     for i, r in enumerate(readings):
         cl = r.cluster
@@ -3337,23 +3359,42 @@ def _numbers_in_nothing(readings: list[ClusterReading], cfg: MarksSettings) -> l
         one_piece = len(cl.components) == 1
         if one_piece and r.alt_number and r.number_mass >= cfg.nothing_number_mass:
             out[i] = replace(r, text=r.alt_number, probability=r.number_mass)
-        elif _lone_stroke(r, cfg):
+        elif _lone_stroke(r, cfg, crops[i] if crops is not None else None):
             out[i] = replace(r, text="1", probability=r.number_mass)
     return out
 
 
-def _lone_stroke(r: ClusterReading, cfg: MarksSettings) -> bool:
+def _lone_stroke(
+    r: ClusterReading, cfg: MarksSettings, crop: NDArray[np.float32] | None = None
+) -> bool:
     """Whether ``r`` (read as nothing) is one tall thin component with some posterior
-    on the numbers (see ``stroke_one_height``)."""
+    on the numbers (see ``stroke_one_height``): narrow in its box, or (given its
+    ``crop``) a long stroke near upright (``stroke_one_elongation``)."""
     cl = r.cluster
     x0, y0, x1, y1 = cl.bbox
-    return (
-        not cl.light
-        and len(cl.components) == 1
-        and cl.height >= cfg.stroke_one_height
-        and x1 - x0 <= cfg.stroke_one_width * (y1 - y0)
-        and r.number_mass >= cfg.stroke_one_mass
-    )
+    if (
+        cl.light
+        or len(cl.components) != 1
+        or cl.height < cfg.stroke_one_height
+        or r.number_mass < cfg.stroke_one_mass
+    ):
+        return False
+    if x1 - x0 <= cfg.stroke_one_width * (y1 - y0):
+        return True
+    if crop is None or cfg.stroke_one_elongation <= 0:
+        return False
+    bx0, by0, bx1, by1 = cl.crop_box
+    return _upright_stroke(crop[max(0, by0) : by1, max(0, bx0) : bx1], cfg)
+
+
+def _upright_stroke(ink: NDArray[np.float32], cfg: MarksSettings) -> bool:
+    """Whether ``ink`` is one straight stroke (at least ``stroke_one_elongation`` times
+    longer than wide) at most ``stroke_one_slant`` degrees off upright."""
+    if _elongation(ink) < cfg.stroke_one_elongation:
+        return False
+    m = cv2.moments((ink > 0.3).view(np.uint8), binaryImage=True)
+    axis = 0.5 * np.degrees(np.arctan2(2 * m["mu11"], m["mu20"] - m["mu02"]))
+    return 90.0 - abs(float(axis)) <= cfg.stroke_one_slant
 
 
 def second_opinion(
@@ -3779,12 +3820,14 @@ def _fragment(whole: ClusterReading, part: ClusterReading, cfg: MarksSettings) -
 
 def _light_ok(r: ClusterReading, cfg: MarksSettings) -> bool:
     """Whether a reading counts: any of ink-mask writing; of light writing (see
-    ``light_seed``) a number of at least ``light_min_prob``, not all ones."""
+    ``light_seed``) a number of at least ``light_min_prob``, not all ones when one
+    component (``light_not_ones``)."""
     if not r.cluster.light:
         return True
     if r.number is None or r.probability < cfg.light_min_prob:
         return False
-    return not (cfg.light_not_ones and set(r.text) == {"1"})
+    lone = len(r.cluster.components) == 1
+    return not (cfg.light_not_ones and lone and set(r.text) == {"1"})
 
 
 def _nothing(r: ClusterReading) -> ClusterReading:
@@ -3858,6 +3901,8 @@ def combine(
         if r.alt_letter:
             numbers = [n for n in numbers if n is not r]
             letters = [replace(r, text=r.alt_letter, probability=r.letter_mass)]
+    if not numbers:
+        letters, numbers = _number_among_letters(letters, cfg, labelled=labelled)
     if not labelled and not numbers and letters and cfg.number_from_letter < 1.0:
         # One country, one number, and this page names no countries: a country whose
         # writing reads only as a letter holds a misread number (a "1" read as I, a "4"
@@ -3907,6 +3952,26 @@ def combine(
         conf *= 0.5  # two numbers in one country: something is misread
     letter = letter_r.letter if letter_r else None
     return CountryMarks(num.number, u, c, letter, float(conf))
+
+
+def _number_among_letters(
+    letters: list[ClusterReading], cfg: MarksSettings, *, labelled: bool
+) -> tuple[list[ClusterReading], list[ClusterReading]]:
+    """The letter readings of a country with no number reading, less the one that is
+    its number, and that number (a list of none or one).
+
+    On a lettered page, of two or more letter readings of writing height the one with
+    most posterior on the numbers is the number: a country holds one letter (an
+    underlined 7 reads as Z; see ``letter_pair_number``).
+    """
+    tall = [r for r in letters if r.cluster.height >= cfg.number_min_height and r.alt_number]
+    if not labelled or len(tall) < 2:
+        return letters, []
+    r = max(tall, key=lambda r: r.number_mass)
+    if r.number_mass < cfg.letter_pair_number:
+        return letters, []
+    num = replace(r, text=r.alt_number, probability=r.number_mass)
+    return [x for x in letters if x is not r], [num]
 
 
 def _below(mark: Cluster, num: Cluster, cfg: MarksSettings) -> bool:

@@ -262,6 +262,59 @@ def test_nothing_read_with_the_posterior_on_numbers_is_a_number() -> None:
     assert _numbers_in_nothing(kept, cfg) == kept
 
 
+def test_a_slanted_lone_stroke_is_a_one() -> None:
+    from aggression_vision.vision.marks import Cluster, ClusterReading, _numbers_in_nothing
+
+    cfg = MarksSettings()
+
+    def reading(p0: tuple[int, int], p1: tuple[int, int]) -> tuple[ClusterReading, np.ndarray]:
+        crop = np.zeros((40, 40), np.float32)
+        cv2.line(crop, p0, p1, 1.0, 5)
+        ys, xs = np.nonzero(crop)
+        box = (int(xs.min()), int(ys.min()), int(xs.max()) + 1, int(ys.max()) + 1)
+        height = (box[3] - box[1]) / 30  # writing 30 px high
+        cl = Cluster(1, box, (1,), height)
+        return ClusterReading(cl, "", 0.6, 0.0, 0.0, alt_number="1", number_mass=0.2), crop
+
+    # Wider than a narrow stroke's box (slanted and thick), yet a straight stroke.
+    slanted, bar = reading((12, 34), (22, 6)), reading((6, 30), (34, 18))
+    out = _numbers_in_nothing([slanted[0], bar[0]], cfg, [slanted[1], bar[1]])
+    assert [r.text for r in out] == ["1", ""]
+
+
+def test_of_two_letters_in_a_country_of_a_lettered_page_one_is_its_number() -> None:
+    from aggression_vision.vision.marks import Cluster, ClusterReading, combine
+
+    def reading(text: str, x: int, letter: float, number: str) -> ClusterReading:
+        cl = Cluster(1, (x, 0, x + 30, 40), (1,), 1.0)
+        return ClusterReading(
+            cl, text, letter, 0.0, 0.0, alt_letter=text, letter_mass=letter,
+            alt_number=number, number_mass=1.0 - letter,
+        )  # fmt: skip
+
+    name = reading("V", 0, 0.99, "1")
+    seven = reading("Z", 50, 0.7, "7")  # an underlined 7 read as Z
+    m = combine([name, seven], labelled=True)
+    assert (m.armies, m.letter) == (7, "V")
+    # One letter reading is the country's name; on a page of no letters it is the
+    # number only when the numbers carry enough (``number_from_letter``).
+    assert combine([name], labelled=True).armies is None
+    assert combine([seven], labelled=True).letter == "Z"
+
+
+def test_a_light_number_of_ones_counts_when_of_several_strokes() -> None:
+    from aggression_vision.vision.marks import Cluster, ClusterReading, _light_ok
+
+    cfg = MarksSettings()
+
+    def reading(components: tuple[int, ...]) -> ClusterReading:
+        cl = Cluster(1, (0, 0, 30, 40), components, 1.0, light=True)
+        return ClusterReading(cl, "11", 0.95, 0.0, 0.0, alt_number="11", number_mass=0.95)
+
+    assert _light_ok(reading((1, 2)), cfg)  # two strokes: "11"
+    assert not _light_ok(reading((1,)), cfg)  # one stroke read "11": a piece of a line
+
+
 def test_detached_strokes_count_only_where_they_lie() -> None:
     from aggression_vision.vision.marks import Cluster, ClusterReading, combine
 
