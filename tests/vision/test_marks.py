@@ -1474,3 +1474,33 @@ def test_the_second_network_reads_the_cross_out_of_a_split_part_too() -> None:
     assert out[0].crossed == pytest.approx(0.1)
     off = MarksSettings(second_crossed_splits=False)
     assert second_opinion([part], [crop], off, NotCrossed())[0].crossed == 0.9  # type: ignore[arg-type]
+
+
+def test_the_players_pens_tell_the_owner_of_a_number_whose_underline_is_missed() -> None:
+    from aggression_vision.vision.marks import _ink_colours, _pen_odds
+
+    cfg = MarksSettings()
+    rng = np.random.default_rng(3)
+    # Ink colours (log transmittance B, G, R) sampled from a page: the first player
+    # writes in blue ballpoint, the second in pencil.
+    blue = np.array([-0.4, -0.7, -0.85]) + rng.normal(0, 0.02, (7, 3))
+    grey = np.array([-0.3, -0.3, -0.33]) + rng.normal(0, 0.02, (6, 3))
+    f = np.concatenate([blue, grey])
+    read = np.array([True] * 6 + [False] + [False] * 5 + [True])  # two owners misread
+    odds = _pen_odds(f, read, cfg)
+    assert odds is not None
+    assert odds[6] > 0 > odds[12]  # the blue number is the first player's, the grey not
+    assert (odds[:6] > 0).all() and (odds[7:12] < 0).all()
+    # One pen for both players: the colours say nothing.
+    same = np.array([-0.4, -0.7, -0.85]) + rng.normal(0, 0.02, (13, 3))
+    assert _pen_odds(same, read, cfg) is None
+
+    # The colour of a crop's ink over its paper, sampled in the page's image.
+    image = np.full((40, 60, 3), (200, 210, 220), np.uint8)
+    image[10:20, 20:30] = (150, 90, 70)  # blue ink (BGR)
+    crop = np.zeros((20, 30), np.float32)
+    crop[5:15, 10:20] = 1.0
+    back = np.array([[1.0, 0.0, 0.0], [0.0, 1.0, 0.0]])
+    (colour,) = _ink_colours([crop], [(10, 5)], image, back, cfg)
+    assert colour is not None
+    assert colour[0] > colour[1] > colour[2]  # blue lets most of the blue through
