@@ -1294,6 +1294,8 @@ def dividing_pieces(
     colour: NDArray[np.uint8] | None = None,
     hue_reach: float = 0.0,
     contrast: float = 0.0,
+    aim_back: float = 0.0,
+    cone: float = 0.0,
 ) -> NDArray[np.bool_]:
     """Pieces of writing that divide a country in two, with their joins.
 
@@ -1308,8 +1310,13 @@ def dividing_pieces(
     each far end within ``end_reach`` of border ink to the nearest border
     pixel, and a far end farther than that (when the other is near) on
     along the line from the other end to the first border ink within
-    ``ray_reach``. When the piece so joined cuts a country of ``found``
-    into two parts that each hold a disc of ``min_inradius``, it is border.
+    ``ray_reach``; failing that, to the nearest pixel within ``ray_reach``
+    and ``cone`` degrees of the direction of the piece's last ``aim_back``
+    pixels (:func:`_aim_at`) of the border ink or of another such piece
+    with a near end, which is then joined too (a border broken twice
+    leaves two pieces that point at each other). When the piece so joined
+    cuts a country of ``found`` into two parts that each hold a disc of
+    ``min_inradius``, it is border.
     A number in a country is compact or lies clear of its borders; joined
     to them it cuts off at most a corner. Not taken: a piece mostly along
     removed printed ruling (more than ``max_on_ruling`` of it within
@@ -1317,16 +1324,20 @@ def dividing_pieces(
     within ``hue_reach`` than to the borders there and at least
     ``contrast`` (BGR chroma) from the borders' (in a player's pen), and a
     piece with more than ``max_share`` of it within ``beside`` of other
-    writing (a stroke of a number, :func:`_clear_of_writing`).
+    writing (a stroke of a number, :func:`_clear_of_writing`); a piece
+    joined to another is taken only when both pass.
 
     Parameters
     ----------
     borders, writing : (H, W) bool
     found : _Found
         The countries of ``borders``.
-    line_width, min_length, end_reach, min_inradius, ray_reach, beside, hue_reach : float
+    line_width, min_length, end_reach, min_inradius, ray_reach : float
+    beside, hue_reach, aim_back : float
         Pixels (``line_width`` also scales the area test).
     max_fill, min_straightness, max_share, max_on_ruling, contrast : float
+    cone : float
+        Degrees (0: no aiming beyond the straight-on ray).
     ruling : (H, W) bool, optional
     colour : (H, W, 3) uint8, optional
         The working image (no hue test without it).
@@ -1351,7 +1362,8 @@ def dividing_pieces(
         return out
     thickness = max(2, int(round(line_width)))
     margin = int(np.ceil(end_reach)) + 2
-    near_ruling = None
+    # The line-like pieces with an end near the borders, and their far ends.
+    lines: dict[int, tuple[NDArray[np.int64], NDArray[np.bool_]]] = {}
     for k in np.nonzero(cand)[0]:
         x, y, cw, ch = (int(v) for v in stats[k, :4])
         mine = lab[y : y + ch, x : x + cw] == k
@@ -1367,35 +1379,144 @@ def dividing_pieces(
             continue
         ends = line[0] + (y, x)
         near = to_border[ends[:, 0] - wy0, ends[:, 1] - wx0] <= end_reach
+        if near.any():
+            lines[int(k)] = (ends, near)
+    for k, (ends, near) in lines.items():
         links = []
+        pieces = [k]
         if not near.all():
-            # Continued straight on to the border ink it points at.
-            hit = _ray_to(borders, ends[~near][0], ends[near][0], ray_reach) if near.any() else None
+            # Continued straight on to the border ink it points at; else to
+            # the nearest border ink or other such piece (a border broken
+            # twice, joined too) in a cone along its last stretch.
+            hit = _ray_to(borders, ends[~near][0], ends[near][0], ray_reach)
+            if hit is None:
+                hit = _aim_at(
+                    borders,
+                    lab,
+                    lines,
+                    k,
+                    ends[~near][0],
+                    ends[near][0],
+                    reach=ray_reach,
+                    back=aim_back,
+                    cone=cone,
+                )
             if hit is None:
                 continue
             links = [(ends[~near][0], hit)]
             ends = ends[near]
+            other = int(lab[hit[0], hit[1]])
+            if other > 0 and not borders[hit[0], hit[1]]:
+                pieces.append(other)
+                ends = np.vstack([ends, lines[other][0][lines[other][1]]])
         reach = max(end_reach, ray_reach if links else 0.0)
         box = _box_around(stats[k], int(np.ceil(reach)) + 2, (h, w))
-        piece = lab[box[1] : box[3], box[0] : box[2]] == k
+        for o in pieces[1:]:
+            ob = _box_around(stats[o], int(np.ceil(end_reach)) + 2, (h, w))
+            box = (min(box[0], ob[0]), min(box[1], ob[1]), max(box[2], ob[2]), max(box[3], ob[3]))
+        piece = np.isin(lab[box[1] : box[3], box[0] : box[2]], pieces)
         cut = _cut(borders, piece, ends, links, box, thickness)
         if not _divides(found, cut, box[:2], min_inradius):
             continue
-        if ruling is not None and max_on_ruling < 1.0 and ruling.any():
-            if near_ruling is None:
-                near_ruling = _near_ruling(ruling)
-            if near_ruling[y : y + ch, x : x + cw][mine].mean() > max_on_ruling:
-                continue  # what is left of a printed ruling line
-        if colour is not None and _hue_of_writing(
-            colour, lab, k, stats[k], writing, borders, int(np.ceil(hue_reach)), contrast
+        if not all(
+            _like_border(
+                k2,
+                lab,
+                stats,
+                writing,
+                borders,
+                ruling,
+                max_on_ruling,
+                colour,
+                hue_reach,
+                contrast,
+                line_width,
+                beside,
+                max_share,
+            )
+            for k2 in pieces
         ):
-            continue  # in a player's pen, not the borders'
-        if beside > 0 and not _clear_of_writing(
-            lab, k, stats[k], writing, line_width=line_width, beside=beside, max_share=max_share
-        ):
-            continue  # a stroke of a number
+            continue
         out[box[1] : box[3], box[0] : box[2]] |= cut
     return out
+
+
+def _like_border(
+    k: int,
+    lab: NDArray[np.int32],
+    stats: NDArray,
+    writing: NDArray[np.bool_],
+    borders: NDArray[np.bool_],
+    ruling: NDArray[np.bool_] | None,
+    max_on_ruling: float,
+    colour: NDArray[np.uint8] | None,
+    hue_reach: float,
+    contrast: float,
+    line_width: float,
+    beside: float,
+    max_share: float,
+) -> bool:
+    """The tests of :func:`dividing_pieces` on piece ``k`` of ``lab``: not
+    mostly along removed ruling, not in a player's pen, not a stroke of a number."""
+    x, y, cw, ch = (int(v) for v in stats[k, :4])
+    mine = lab[y : y + ch, x : x + cw] == k
+    if ruling is not None and max_on_ruling < 1.0 and ruling.any():
+        r = RULING_REACH_PX
+        y0, x0 = max(0, y - r), max(0, x - r)
+        near = _near_ruling(ruling[y0 : y + ch + r, x0 : x + cw + r])
+        if near[y - y0 : y - y0 + ch, x - x0 : x - x0 + cw][mine].mean() > max_on_ruling:
+            return False  # what is left of a printed ruling line
+    if colour is not None and _hue_of_writing(
+        colour, lab, k, stats[k], writing, borders, int(np.ceil(hue_reach)), contrast
+    ):
+        return False  # in a player's pen, not the borders'
+    # Not a stroke of a number.
+    return beside <= 0 or _clear_of_writing(
+        lab, k, stats[k], writing, line_width=line_width, beside=beside, max_share=max_share
+    )
+
+
+def _aim_at(
+    borders: NDArray[np.bool_],
+    lab: NDArray[np.int32],
+    lines: dict[int, tuple[NDArray[np.int64], NDArray[np.bool_]]],
+    k: int,
+    free: NDArray[np.int64],
+    attached: NDArray[np.int64],
+    *,
+    reach: float,
+    back: float,
+    cone: float,
+) -> NDArray[np.int64] | None:
+    """The nearest pixel (y, x) of the borders or of another piece of
+    ``lines`` within ``reach`` of the free end ``free`` of piece ``k`` and
+    within ``cone`` degrees of the piece's direction there (from its pixels
+    within ``back`` of that end; from ``attached`` when none), or None."""
+    h, w = borders.shape
+    r = int(np.ceil(reach))
+    y0, x0 = max(0, int(free[0]) - r), max(0, int(free[1]) - r)
+    y1, x1 = min(h, int(free[0]) + r + 1), min(w, int(free[1]) + r + 1)
+    win = lab[y0:y1, x0:x1]
+    own = np.argwhere(win == k) + (y0, x0)
+    d2 = ((own - free) ** 2).sum(axis=1)
+    tail = own[d2 <= back * back]
+    direction = (free - tail.mean(axis=0)) if len(tail) > 1 else (free - attached)
+    norm = float(np.hypot(*direction))
+    if norm == 0:
+        return None
+    direction = direction / norm
+    others = [o for o in lines if o != k]
+    target = borders[y0:y1, x0:x1] | (np.isin(win, others) if others else False)
+    pts = np.argwhere(target) + (y0, x0)
+    if len(pts) == 0:
+        return None
+    v = (pts - free).astype(np.float64)
+    dist = np.hypot(v[:, 0], v[:, 1])
+    cos = (v @ direction) / np.maximum(dist, 1e-9)
+    ok = (dist <= reach) & (dist >= 1.0) & (cos >= np.cos(np.radians(cone)))
+    if not ok.any():
+        return None
+    return pts[np.flatnonzero(ok)[np.argmin(dist[ok])]]
 
 
 def _ray_to(
@@ -2162,6 +2283,8 @@ def segment(
             colour=work,
             hue_reach=settings.bridge_reach * lw,
             contrast=settings.link_beside_contrast,
+            aim_back=settings.divide_aim_back * lw,
+            cone=settings.bridge_cone,
         )
         if divided.any():
             borders = borders | divided

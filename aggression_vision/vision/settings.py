@@ -568,7 +568,10 @@ class ReaderSettings:
         country into two parts that each hold a disc of this radius, in line
         widths; 0 turns it off. A far end is joined to the nearest border ink
         within ``divide_end_reach`` line widths, or (when the other end is)
-        continued straight on up to ``bridge_reach``. Not taken: a piece
+        continued straight on up to ``bridge_reach``, or else to the nearest
+        border ink or other such piece (then joined too: a border broken
+        twice) within ``bridge_reach`` and ``bridge_cone`` degrees of the
+        direction of its last ``divide_aim_back`` line widths. Not taken: a piece
         along removed ruling (``bridge_max_on_ruling``), in the hue of the
         writing within ``bridge_reach`` rather than the borders'
         (``link_beside_contrast``), or beside other writing
@@ -580,6 +583,8 @@ class ReaderSettings:
     divide_straightness : float
         ... its far ends at least this fraction of that length apart (its
         area at most ``link_max_fill`` times its length times the line width).
+    divide_aim_back : float
+        ... (see above).
     polygon_tolerance : float
         Douglas-Peucker tolerance of the output polygons, in line widths.
     """
@@ -758,4 +763,5 @@ class ReaderSettings:
     divide_end_reach: float = 3.0
     divide_min_length: float = 6.0
     divide_straightness: float = 0.5
+    divide_aim_back: float = 3.0  # a far end's direction: from the piece's last this many lw
     polygon_tolerance: float = 0.5

@@ -961,3 +961,21 @@ def test_a_bent_border_piece_cut_off_by_gaps_divides_its_country() -> None:
     assert seg.writing[y0:y1, x0:x1].any()
     off = segment(img, settings=replace(ReaderSettings(), divide_inradius=0.0))
     assert _cell_of(off, *left) == _cell_of(off, *right) != 0
+
+
+def test_a_border_broken_twice_divides_its_country() -> None:
+    img = _paper(1800, 1400)
+    cv2.rectangle(img, (200, 200), (1600, 1200), INK, LW, cv2.LINE_AA)
+    cv2.line(img, (200, 450), (1600, 450), INK, LW, cv2.LINE_AA)
+    # The border between the band's two countries, broken into two bent
+    # pieces: each has one end near a line and points at the other.
+    for xs, ys in (([900, 870, 905], [214, 260, 300]), ([915, 940, 905], [360, 400, 436])):
+        piece = np.int32(list(zip(xs, ys, strict=True))).reshape(-1, 1, 2)
+        cv2.polylines(img, [piece], False, INK, LW, cv2.LINE_AA)
+    seg = segment(img)
+    scale = seg.image.shape[1] / 1800  # the working image is smaller
+    left, right = (int(500 * scale), int(325 * scale)), (int(1300 * scale), int(325 * scale))
+    assert 0 != _cell_of(seg, *left) != _cell_of(seg, *right) != 0
+    assert len(seg.regions) == 3
+    off = segment(img, settings=replace(ReaderSettings(), divide_inradius=0.0))
+    assert _cell_of(off, *left) == _cell_of(off, *right) != 0
