@@ -389,21 +389,78 @@ def random_number(rng: np.random.Generator) -> str:
     return str(int(min(100, max(1, round(rng.exponential(12))))))
 
 
+def random_pair(rng: np.random.Generator) -> str:
+    """A two-digit number for :func:`render_overlapping`; 40% hold a 1 (1x or x1)."""
+    if rng.random() < 0.4:
+        d = int(rng.integers(0, 10))
+        if rng.random() < 0.5:
+            return f"1{d}"
+        return f"{max(d, 1)}1"
+    return str(int(rng.integers(10, 100)))
+
+
+def render_overlapping(
+    text: str, rng: np.random.Generator, hand: Hand, style, h: int
+) -> tuple[NDArray[np.float32], list[tuple[int, int, int, int]]]:
+    """Two digits written over each other: the second overlaps 0-50% of the wider one.
+
+    Each digit is rendered alone in the same hand (the project's renderer when ``style``
+    is given), then placed on a common baseline so that the second digit's ink starts
+    inside the first's; a "1" may go right through the other digit. The second digit's
+    centre always stays right of the first's (the reading order). Returns the ink image
+    and one box per digit.
+    """
+    glyphs = []
+    for ch in text:
+        if style is not None:
+            g, _ = hw.render_text(ch, rng, height_px=h, style=style)
+        else:
+            g, _ = render_text(ch, rng, hand, h)
+        glyphs.append(_tight(g, 0.1))
+    (g1, g2) = glyphs
+    w1, w2 = g1.shape[1], g2.shape[1]
+    overlap = rng.uniform(0.0, 0.5) * max(w1, w2)
+    x2 = w1 - overlap
+    x2 = max(x2, w1 / 2 - w2 / 2 + 0.12 * h)  # centre of the second right of the first's
+    x2 = int(round(x2))
+    hh = max(g1.shape[0], g2.shape[0]) + h // 2
+    ww = max(w1, x2 + w2) + h // 2
+    canvas = np.zeros((hh, ww), np.float32)
+    base = hh - h // 4
+    boxes = []
+    for g, x in ((g1, 0), (g2, x2)):
+        y = base - g.shape[0] + int(rng.normal(0, 0.05) * h)
+        y = max(0, min(hh - g.shape[0], y))
+        x += h // 4
+        sub = canvas[y : y + g.shape[0], x : x + g.shape[1]]
+        np.maximum(sub, g[: sub.shape[0], : sub.shape[1]], out=sub)
+        boxes.append((x, y, x + g.shape[1], y + g.shape[0]))
+    return canvas, boxes
+
+
 def make_sample(
     rng: np.random.Generator,
     fonts: dict[str, list[str]],
     *,
     hard: float = 1.0,
     crossed_share: float = 0.0,
+    pair_share: float = 0.0,
 ) -> Sample:
     """One random training crop; ``hard`` scales the probability of marks and distortions.
 
     With probability ``crossed_share`` the crop is a number that is crossed out (any kind,
     underlined or not as usual): the data of the crossed-out specialist
     (``models/marks_crossed.onnx``); otherwise any text as :func:`random_text` draws it.
+    With probability ``pair_share`` it is a two-digit number whose digits overlap
+    (:func:`render_overlapping`; underlined and crossed out as usual): the data of the
+    pair reader (``models/marks_pairs.onnx``).
     """
-    force_cross = crossed_share > 0 and rng.random() < crossed_share
-    text = random_number(rng) if force_cross else random_text(rng)
+    force_pair = pair_share > 0 and rng.random() < pair_share
+    force_cross = not force_pair and crossed_share > 0 and rng.random() < crossed_share
+    if force_pair:
+        text = random_pair(rng)
+    else:
+        text = random_number(rng) if force_cross else random_text(rng)
     h = int(rng.integers(28, 48))
     thick = max(1, round(h * rng.uniform(0.05, 0.13)))
     hand = random_hand(rng, text or "1", fonts)
@@ -411,7 +468,9 @@ def make_sample(
     if style is not None:
         thick = max(1, round(style.stroke_width * h))
     has_number = any(c.isdigit() for c in text)
-    if text and style is not None:
+    if force_pair:
+        canvas, boxes = render_overlapping(text, rng, hand, style, h)
+    elif text and style is not None:
         canvas, boxes = hw.render_text(text, rng, height_px=h, style=style)
     elif text:
         canvas, boxes = render_text(text, rng, hand, h)
@@ -428,7 +487,7 @@ def make_sample(
         max(b[2] for b in num_boxes),
         max(b[3] for b in num_boxes),
     )
-    touching = len(boxes) > 1 and hand.spacing < 0.0
+    touching = force_pair or (len(boxes) > 1 and hand.spacing < 0.0)
     underlined = crossed = False
     cross_kind = ""
     if text == "":
@@ -598,11 +657,16 @@ def font_lists() -> dict[str, list[str]]:
     return {"hand": hand, "print": _existing(PRINT_FONTS)}
 
 
-def make_batch(seed: int, n: int, hard: float = 1.0, crossed_share: float = 0.0) -> list[Sample]:
+def make_batch(
+    seed: int, n: int, hard: float = 1.0, crossed_share: float = 0.0, pair_share: float = 0.0
+) -> list[Sample]:
     """``n`` samples from ``numpy.random.default_rng(seed)`` (see :func:`make_sample`)."""
     rng = np.random.default_rng(seed)
     fonts = font_lists()
-    return [make_sample(rng, fonts, hard=hard, crossed_share=crossed_share) for _ in range(n)]
+    return [
+        make_sample(rng, fonts, hard=hard, crossed_share=crossed_share, pair_share=pair_share)
+        for _ in range(n)
+    ]
 
 
 def to_arrays(samples: list[Sample]):

@@ -81,8 +81,8 @@ class MarkNetTorch(nn.Module):
 
 
 def _chunk(args):
-    seed, n, crossed_share = args
-    samples = md.make_batch(seed, n, crossed_share=crossed_share)
+    seed, n, crossed_share, pair_share = args
+    samples = md.make_batch(seed, n, crossed_share=crossed_share, pair_share=pair_share)
     x = np.stack([s.x for s in samples])
     x = (x * 255).round().astype(np.uint8)
     texts = [s.text for s in samples]
@@ -91,11 +91,19 @@ def _chunk(args):
     return x, texts, marks, kinds
 
 
-def generate(seed: int, n: int, workers: int, chunk: int = 2000, crossed_share: float = 0.0):
+def generate(
+    seed: int,
+    n: int,
+    workers: int,
+    chunk: int = 2000,
+    crossed_share: float = 0.0,
+    pair_share: float = 0.0,
+):
     """``n`` samples in chunks with seeds ``seed * 1000 + i`` (deterministic per seed);
-    ``crossed_share`` of them crossed-out numbers (:func:`marks_data.make_sample`)."""
+    ``crossed_share`` of them crossed-out numbers, ``pair_share`` two-digit numbers with
+    overlapping digits (:func:`marks_data.make_sample`)."""
     jobs = [
-        (seed * 1000 + i, min(chunk, n - i * chunk), crossed_share)
+        (seed * 1000 + i, min(chunk, n - i * chunk), crossed_share, pair_share)
         for i in range((n + chunk - 1) // chunk)
     ]
     with ProcessPoolExecutor(workers) as ex:
@@ -107,12 +115,21 @@ def generate(seed: int, n: int, workers: int, chunk: int = 2000, crossed_share: 
     return x, texts, marks, kinds
 
 
-def load_or_generate(cache: Path, seed: int, n: int, workers: int, crossed_share: float = 0.0):
+def load_or_generate(
+    cache: Path,
+    seed: int,
+    n: int,
+    workers: int,
+    crossed_share: float = 0.0,
+    pair_share: float = 0.0,
+):
     if cache.is_file():
         d = np.load(cache, allow_pickle=False)
         return d["x"], list(d["texts"]), d["marks"], list(d["kinds"])
     t = time.time()
-    x, texts, marks, kinds = generate(seed, n, workers, crossed_share=crossed_share)
+    x, texts, marks, kinds = generate(
+        seed, n, workers, crossed_share=crossed_share, pair_share=pair_share
+    )
     print(f"generated {n} samples in {time.time() - t:.0f} s", flush=True)
     cache.parent.mkdir(parents=True, exist_ok=True)
     np.savez(cache, x=x, texts=np.array(texts), marks=marks, kinds=np.array(kinds))
@@ -246,12 +263,15 @@ def train(args):
     name = f"train_s{args.seed}_n{args.n_train}"
     if args.crossed_share > 0:
         name += f"_x{args.crossed_share:g}"
+    if args.pair_share > 0:
+        name += f"_p{args.pair_share:g}"
     x, texts, marks, _ = load_or_generate(
         Path(args.cache) / f"{name}.npz",
         args.seed,
         args.n_train,
         args.workers,
         args.crossed_share,
+        args.pair_share,
     )
     if args.extra:
         for extra in args.extra:
@@ -374,6 +394,9 @@ def train(args):
         )
         torch.save(model.state_dict(), Path(args.save or Path(args.cache) / "last.pt"))
         export(model, Path(args.out))
+        if args.keep_epochs:
+            out = Path(args.out)
+            export(model, out.with_name(f"{out.stem}_e{epoch}{out.suffix}"))
         if out_of_time:
             break
     return model
@@ -451,6 +474,15 @@ def main() -> None:
         type=float,
         default=0.0,
         help="share of generated crops that are crossed-out numbers (the specialist's data)",
+    )
+    p.add_argument(
+        "--pair-share",
+        type=float,
+        default=0.0,
+        help="share of generated crops that are two-digit numbers with overlapping digits",
+    )
+    p.add_argument(
+        "--keep-epochs", action="store_true", help="also export each epoch as OUT_eN.onnx"
     )
     p.add_argument(
         "--max-minutes",

@@ -46,6 +46,10 @@ MODEL_PATH = Path(__file__).resolve().parents[2] / "models" / "marks_ctc.onnx"
 #: photos): asked for its word on the underline and cross-out of doubtful number readings
 #: (see ``MarksSettings.second_crossed``); its text is not used.
 SECOND_MODEL_PATH = MODEL_PATH.with_name("marks_second.onnx")
+#: The pair network (same layers and outputs, fine-tuned on two-digit numbers whose digits
+#: overlap or touch): asked for the text of number clusters read as one unsure digit (see
+#: ``MarksSettings.pairs_aspect``).
+PAIRS_MODEL_PATH = MODEL_PATH.with_name("marks_pairs.onnx")
 
 
 class ModelNotFoundError(AggressionVisionError):
@@ -351,6 +355,11 @@ def load_net(path: str | None = None) -> MarkNet:
 def load_second_net() -> MarkNet:
     """Load (once per process) the second network, ``models/marks_second.onnx``."""
     return load_net(str(SECOND_MODEL_PATH))
+
+
+def load_pairs_net() -> MarkNet:
+    """Load (once per process) the pair network, ``models/marks_pairs.onnx``."""
+    return load_net(str(PAIRS_MODEL_PATH))
 
 
 def file_sha256(path: str | Path) -> str:

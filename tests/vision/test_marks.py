@@ -1504,3 +1504,33 @@ def test_the_players_pens_tell_the_owner_of_a_number_whose_underline_is_missed()
     (colour,) = _ink_colours([crop], [(10, 5)], image, back, cfg)
     assert colour is not None
     assert colour[0] > colour[1] > colour[2]  # blue lets most of the blue through
+
+
+def test_pair_network_asks_only_unsure_wide_number_readings() -> None:
+    from aggression_vision.vision.marks import Cluster, ClusterReading, pair_asked, pair_reread
+
+    cfg = MarksSettings()
+
+    class NoNet:
+        def run(self, x: np.ndarray) -> None:
+            raise AssertionError("the pair network was asked")
+
+    rng = np.random.default_rng(5)
+    crops, readings = [], []
+    for k in range(27):  # lone digits 1-9, three writers each, read unsure
+        style = hw.random_style(rng, sources=("stroke",))
+        img, _ = hw.render_text(str(k % 9 + 1), rng, height_px=34, style=style)
+        cl = Cluster(1, (0, 0, img.shape[1], img.shape[0]), (1,))
+        crops.append(img)
+        readings.append(ClusterReading(cl, str(k % 9 + 1), 0.5, 0.0, 0.0))
+    assert not any(pair_asked(r, c, cfg) for r, c in zip(readings, crops, strict=True))
+    assert pair_reread(readings, crops, cfg, net=NoNet()) == readings  # type: ignore[arg-type]
+    # Two digits side by side read as one unsure digit are asked; a sure one is not.
+    wide = np.zeros((34, 60), np.float32)
+    wide[2:32, 5:25] = 1.0
+    wide[2:32, 35:55] = 1.0
+    cl = Cluster(1, (0, 0, 60, 34), (1,))
+    assert pair_asked(ClusterReading(cl, "4", 0.5, 0.0, 0.0), wide, cfg)
+    assert not pair_asked(ClusterReading(cl, "4", 0.99, 0.0, 0.0), wide, cfg)
+    assert pair_asked(ClusterReading(cl, "47", 0.5, 0.0, 0.0), wide, cfg)
+    assert not pair_asked(ClusterReading(cl, "47", 0.8, 0.0, 0.0), wide, cfg)
