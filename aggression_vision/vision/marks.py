@@ -3447,6 +3447,17 @@ def _upright_stroke(ink: NDArray[np.float32], cfg: MarksSettings) -> bool:
     return 90.0 - abs(float(axis)) <= cfg.stroke_one_slant
 
 
+def _picked_inputs(
+    crops: list[NDArray[np.float32]],
+    pick: list[int],
+    inputs: dict[int, NDArray[np.float32]] | None,
+) -> NDArray[np.float32]:
+    """The network inputs of ``crops[i]`` for ``i`` in ``pick``, stacked: those already
+    made (``inputs``, by index) taken as they are."""
+    made = inputs or {}
+    return np.stack([made[i] if i in made else digits.to_input(crops[i]) for i in pick])
+
+
 def second_opinion(
     readings: list[ClusterReading],
     crops: list[NDArray[np.float32]],
@@ -3489,9 +3500,7 @@ def second_opinion(
     pick = [i for i in range(len(readings)) if ask_x[i] or ask_u[i]]
     if not pick:
         return readings
-    made = inputs or {}
-    x = [made[i] if i in made else digits.to_input(crops[i]) for i in pick]
-    out = (net or digits.load_second_net()).run(np.stack(x))
+    out = (net or digits.load_second_net()).run(_picked_inputs(crops, pick, inputs))
     result = list(readings)
     for j, i in enumerate(pick):
         r = readings[i]
@@ -3558,9 +3567,7 @@ def pair_reread(
     pick = [i for i, r in enumerate(readings) if pair_asked(r, crops[i], cfg)]
     if not pick:
         return readings
-    made = inputs or {}
-    x = [made[i] if i in made else digits.to_input(crops[i]) for i in pick]
-    out = (net or digits.load_pairs_net()).run(np.stack(x))
+    out = (net or digits.load_pairs_net()).run(_picked_inputs(crops, pick, inputs))
     base = digits.vocabulary()[: 1 + digits.MAX_ARMIES + len(digits.LETTERS)]
     ll = digits.ctc_log_likelihood(out.logprobs, base)
     post = np.exp(ll - ll.max(axis=1, keepdims=True))
