@@ -674,6 +674,10 @@ class MarksSettings:
         See ``pen_owner_separation``.
     pen_ink, pen_paper : float
         See ``pen_owner_separation``.
+    pen_shade_floor : float
+        When the inks' colours do not split the numbers, the split is tried again on
+        their darkness and hue (:func:`_ink_shades`; log transmittance, the darkness
+        at least this much), with the same safeguards (0: off).
     map_margin : float
         The writing is looked for in the map's bounding box (the pixels some country
         claims) grown by this many line widths, not in the whole photo: writing no country
@@ -844,6 +848,7 @@ class MarksSettings:
     pen_owner_cap: float = 12.0  # largest log-odds the ink's colour adds
     pen_ink: float = 0.6  # crop darkness of the ink pixels whose colour is taken
     pen_paper: float = 0.02  # crop darkness of the paper pixels beside them
+    pen_shade_floor: float = 0.02  # least ink darkness of the shade split (0: off)
     map_margin: float = 20.0
 
 
@@ -4333,6 +4338,8 @@ def _pen_owners(
     m = np.asarray(margins)
     f = np.asarray(feats)
     odds = _pen_odds(f, m > 0, cfg)
+    if odds is None and cfg.pen_shade_floor > 0:
+        odds = _pen_odds(_ink_shades(f, cfg.pen_shade_floor), m > 0, cfg)
     if odds is None:
         return marks
     out = dict(marks)
@@ -4341,6 +4348,18 @@ def _pen_owners(
         if u != marks[reg].underlined:
             out[reg] = replace(marks[reg], underlined=u)
     return out
+
+
+def _ink_shades(f: NDArray[np.float64], floor: float) -> NDArray[np.float64]:
+    """The inks' colours ``f`` (n, 3: log transmittance B, G, R) as darkness and hue:
+    the log of the mean darkness (at least ``floor``), and the blue and green over the
+    red, each over the mean darkness. Two pens that differ mostly in how dark they
+    write (pencil, felt), or in a hue the darkness hides (a blue and a black
+    ballpoint), lie apart here where the raw colours' two means split one pen's
+    lighter and darker numbers instead."""
+    dark = np.maximum(-f.mean(axis=1), floor)
+    hue = f / dark[:, None]
+    return np.stack([np.log(dark), hue[:, 0] - hue[:, 2], hue[:, 1] - hue[:, 2]], axis=1)
 
 
 def _pen_odds(

@@ -1506,6 +1506,26 @@ def test_the_players_pens_tell_the_owner_of_a_number_whose_underline_is_missed()
     assert colour[0] > colour[1] > colour[2]  # blue lets most of the blue through
 
 
+def test_the_pens_darkness_splits_a_pencil_from_a_felt_pen_of_one_colour() -> None:
+    from aggression_vision.vision.marks import _ink_shades, _pen_odds
+
+    cfg = MarksSettings()
+    rng = np.random.default_rng(5)
+    # Grey felt pen written light and dark (the second player), pencil (the first):
+    # the raw colours' two means split the felt pen's numbers, darkness does not.
+    felt = np.linspace(-0.6, -1.4, 8)[:, None] * np.ones(3) + rng.normal(0, 0.01, (8, 3))
+    pencil = np.array([-0.14, -0.15, -0.15]) + rng.normal(0, 0.01, (3, 3))
+    f = np.concatenate([pencil, felt])
+    read = np.array([True, True, False] + [False] * 7 + [True])  # two owners misread
+    assert _pen_odds(f, read, cfg) is None
+    odds = _pen_odds(_ink_shades(f, cfg.pen_shade_floor), read, cfg)
+    assert odds is not None
+    assert (odds[:3] > 0).all() and (odds[3:] < 0).all()
+    # One pen for both players: its darkness and hue say nothing.
+    same = np.array([-0.4, -0.7, -0.85]) * rng.uniform(0.8, 1.2, (11, 1))
+    assert _pen_odds(_ink_shades(same, cfg.pen_shade_floor), read, cfg) is None
+
+
 def test_pair_network_asks_only_unsure_wide_number_readings() -> None:
     from aggression_vision.vision.marks import Cluster, ClusterReading, pair_asked, pair_reread
 
