@@ -616,7 +616,10 @@ class MarksSettings:
         them). Lone digits are narrower (real sudoku digits: 99% below 0.95). Above
         10: off.
     pairs_below, pairs_two_below, pairs_confidence : float
-        See ``pairs_aspect``.
+        See ``pairs_aspect``. ``pairs_two_below`` is 0 (two-digit readings not asked):
+        at 0.7 it read a right "17" of a test photo sequence as "13"
+        (tests/test_follow_photos.py::test_legal_placement) and gained one number on
+        the 150 cached dev segmentations (armies 2130 -> 2131: tune +1, s3 +1, dev2 -1).
     touch_shift : float
         An underline drawn touching its number is inside the number's cluster, where the
         network (trained mostly on underlines apart from the digits) often misses it: a
@@ -826,7 +829,7 @@ class MarksSettings:
     second_underline: tuple[float, float] = (0.1, 0.9)
     pairs_aspect: float = 1.0
     pairs_below: float = 0.9
-    pairs_two_below: float = 0.7
+    pairs_two_below: float = 0.0
     pairs_confidence: float = 0.7
     touch_shift: float = 0.3  # writing heights a touching stroke is moved down (0: off)
     touch_least: float = 0.02  # least underline probability of a number looked at

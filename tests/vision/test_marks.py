@@ -1527,6 +1527,8 @@ def test_the_pens_darkness_splits_a_pencil_from_a_felt_pen_of_one_colour() -> No
 
 
 def test_pair_network_asks_only_unsure_wide_number_readings() -> None:
+    from dataclasses import replace
+
     from aggression_vision.vision.marks import Cluster, ClusterReading, pair_asked, pair_reread
 
     cfg = MarksSettings()
@@ -1552,5 +1554,8 @@ def test_pair_network_asks_only_unsure_wide_number_readings() -> None:
     cl = Cluster(1, (0, 0, 60, 34), (1,))
     assert pair_asked(ClusterReading(cl, "4", 0.5, 0.0, 0.0), wide, cfg)
     assert not pair_asked(ClusterReading(cl, "4", 0.99, 0.0, 0.0), wide, cfg)
-    assert pair_asked(ClusterReading(cl, "47", 0.5, 0.0, 0.0), wide, cfg)
-    assert not pair_asked(ClusterReading(cl, "47", 0.8, 0.0, 0.0), wide, cfg)
+    # Two-digit readings are not asked by default (pairs_two_below 0); when on, unsure ones.
+    assert not pair_asked(ClusterReading(cl, "47", 0.5, 0.0, 0.0), wide, cfg)
+    two = replace(cfg, pairs_two_below=0.7)
+    assert pair_asked(ClusterReading(cl, "47", 0.5, 0.0, 0.0), wide, two)
+    assert not pair_asked(ClusterReading(cl, "47", 0.8, 0.0, 0.0), wide, two)
