@@ -56,6 +56,18 @@ class ModelNotFoundError(AggressionVisionError):
     """The ONNX model file of the reader is missing or cannot be loaded."""
 
 
+def ink_box(ink: NDArray[np.float32]) -> tuple[int, int, int, int] | None:
+    """The box (y0, y1, x0, x1) of the pixels of ``ink`` darker than 0.15, the box
+    :func:`to_input` scales into the network's frame; None when there is none."""
+    # (The box from the rows and columns holding ink: cheaper than every pixel's place.)
+    on = ink > 0.15
+    rows = np.flatnonzero(on.any(axis=1))
+    if rows.size == 0:
+        return None
+    cols = np.flatnonzero(on.any(axis=0))
+    return int(rows[0]), int(rows[-1]) + 1, int(cols[0]), int(cols[-1]) + 1
+
+
 def to_input(ink: NDArray[np.floating]) -> NDArray[np.float32]:
     """Normalise an ink image into the network's input frame.
 
@@ -73,13 +85,10 @@ def to_input(ink: NDArray[np.floating]) -> NDArray[np.float32]:
     """
     out = np.zeros((INPUT_H, INPUT_W), np.float32)
     ink = np.asarray(ink, np.float32)
-    # (The box from the rows and columns holding ink: cheaper than every pixel's place.)
-    on = ink > 0.15
-    rows = np.flatnonzero(on.any(axis=1))
-    if rows.size == 0:
+    box = ink_box(ink)
+    if box is None:
         return out
-    cols = np.flatnonzero(on.any(axis=0))
-    y0, y1, x0, x1 = rows[0], rows[-1] + 1, cols[0], cols[-1] + 1
+    y0, y1, x0, x1 = box
     crop = ink[y0:y1, x0:x1]
     h, w = crop.shape
     scale = min(INK_HEIGHT / h, (INPUT_W - 4) / w)

@@ -2829,9 +2829,20 @@ def _rotate_window(
     canvas of the window's turned box, whose corner is at even coordinates of the whole
     turned page (see :func:`_map_window` on the labelling order).
     """
-    m, (nw, nh) = turn_matrix(shape, angle)
+    mw, size = _window_turn(origin, window.gray.shape, shape, angle)
+    return _warp_segmentation(window, mw, size)
+
+
+def _window_turn(
+    origin: tuple[int, int], window: tuple[int, ...], page: tuple[int, ...], angle: float
+) -> tuple[NDArray[np.float64], tuple[int, int]]:
+    """The affine map (2, 3) turning the window of shape ``window`` at ``origin`` (x, y)
+    of a page of shape ``page`` by ``angle`` degrees, onto the canvas of the window's
+    turned box (its corner at even coordinates of the whole turned page), and that
+    canvas' (width, height) (see :func:`_rotate_window`)."""
+    m, (nw, nh) = turn_matrix(page, angle)
     rot, t = m[:, :2], m[:, 2]
-    hh, ww = window.gray.shape
+    hh, ww = window[:2]
     ox, oy = origin
     corners = np.array([[ox, oy], [ox + ww, oy], [ox, oy + hh], [ox + ww, oy + hh]], float)
     q = corners @ rot.T + t
@@ -2841,7 +2852,7 @@ def _rotate_window(
     ey = min(nh, int(np.ceil(q[:, 1].max())) + 2)
     mw = m.copy()
     mw[:, 2] = rot @ np.array([ox, oy], float) + t - np.array([dx, dy], float)
-    return _warp_segmentation(window, mw, (ex - dx, ey - dy))
+    return mw, (ex - dx, ey - dy)
 
 
 def _warp_segmentation(
@@ -3042,7 +3053,16 @@ def _own_pixels(sub: NDArray[np.int32], comps: Sequence[int], count: int) -> NDA
 def _elongation(ink: NDArray[np.float32]) -> float:
     """How many times longer than wide the ink is (square root of the ratio of the
     second moments of its pixels darker than 0.3 along its main axes)."""
-    m = cv2.moments((ink > 0.3).view(np.uint8), binaryImage=True)
+    return _moments_elongation(_ink_moments(ink))
+
+
+def _ink_moments(ink: NDArray[np.float32]) -> dict[str, float]:
+    """The image moments of the pixels of ``ink`` darker than 0.3."""
+    return dict(cv2.moments((ink > 0.3).view(np.uint8), binaryImage=True))
+
+
+def _moments_elongation(m: dict[str, float]) -> float:
+    """:func:`_elongation` from the moments ``m`` (:func:`_ink_moments`)."""
     if m["m00"] < 2:
         return 1.0
     a, b, c = m["mu20"], m["mu11"], m["mu02"]
@@ -3448,9 +3468,9 @@ def _lone_stroke(
 def _upright_stroke(ink: NDArray[np.float32], cfg: MarksSettings) -> bool:
     """Whether ``ink`` is one straight stroke (at least ``stroke_one_elongation`` times
     longer than wide) at most ``stroke_one_slant`` degrees off upright."""
-    if _elongation(ink) < cfg.stroke_one_elongation:
+    m = _ink_moments(ink)
+    if _moments_elongation(m) < cfg.stroke_one_elongation:
         return False
-    m = cv2.moments((ink > 0.3).view(np.uint8), binaryImage=True)
     axis = 0.5 * np.degrees(np.arctan2(2 * m["mu11"], m["mu20"] - m["mu02"]))
     return 90.0 - abs(float(axis)) <= cfg.stroke_one_slant
 
@@ -3520,13 +3540,12 @@ def second_opinion(
 
 
 def _ink_aspect(crop: NDArray[np.float32]) -> float:
-    """Width over height of the box of a crop's ink (as :func:`digits.to_input` finds it)."""
-    on = crop > 0.15
-    rows = np.flatnonzero(on.any(axis=1))
-    if rows.size == 0:
+    """Width over height of the box of a crop's ink (:func:`digits.ink_box`)."""
+    box = digits.ink_box(crop)
+    if box is None:
         return 0.0
-    cols = np.flatnonzero(on.any(axis=0))
-    return float(cols[-1] - cols[0] + 1) / float(rows[-1] - rows[0] + 1)
+    y0, y1, x0, x1 = box
+    return float(x1 - x0) / float(y1 - y0)
 
 
 def pair_asked(r: ClusterReading, crop: NDArray[np.float32], cfg: MarksSettings) -> bool:
@@ -4235,21 +4254,13 @@ def _page_matrix(
 ) -> NDArray[np.float64]:
     """The affine map (2, 3) from the clusters' frame back to the page's: the identity
     for an unturned page (its boxes are put back in the page's frame), else the inverse
-    of :func:`_rotate_window`'s turn of the window at ``origin`` of shape ``window``."""
+    of :func:`_rotate_window`'s turn of the window at ``origin`` of shape ``window``
+    (:func:`_window_turn`)."""
     if not turn:
         return np.array([[1.0, 0.0, 0.0], [0.0, 1.0, 0.0]])
-    m, (nw, nh) = turn_matrix(page, turn)
-    rot, t = m[:, :2], m[:, 2]
-    hh, ww = window[:2]
-    ox, oy = origin
-    corners = np.array([[ox, oy], [ox + ww, oy], [ox, oy + hh], [ox + ww, oy + hh]], float)
-    q = corners @ rot.T + t
-    dx, dy = (max(0, int(np.floor(v)) - 1) for v in q.min(axis=0))
-    dx, dy = dx - dx % 2, dy - dy % 2
-    mw = m.copy()
-    mw[:, 2] = rot @ np.array([ox, oy], float) + t - np.array([dx, dy], float)
+    mw, _ = _window_turn(origin, window, page, turn)
     back = np.asarray(cv2.invertAffineTransform(mw), np.float64)
-    back[:, 2] += (ox, oy)  # (the window's frame to the page's)
+    back[:, 2] += origin  # (the window's frame to the page's)
     return back
 
 
