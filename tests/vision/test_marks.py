@@ -855,6 +855,70 @@ def test_doubtful_marks_take_the_second_networks_word() -> None:
     assert net.seen == 0
 
 
+def test_doubtful_cross_outs_are_read_again_in_more_views() -> None:
+    from aggression_vision.vision import digits
+    from aggression_vision.vision.marks import Cluster, ClusterReading, crossed_views
+
+    class Second:
+        """Stands in for the second network: every view is crossed out (0.9)."""
+
+        def __init__(self) -> None:
+            self.seen = 0
+
+        def run(self, x: np.ndarray) -> digits.NetOutput:
+            self.seen += len(x)
+            n = len(x)
+            lp = np.zeros((n, digits.INPUT_W // 4, 1 + len(digits.ALPHABET)), np.float32)
+            return digits.NetOutput(lp, np.zeros(n, np.float32), np.full(n, 0.9, np.float32))
+
+    crop = np.zeros((30, 20), np.float32)
+    crop[5:25, 9:12] = 1.0
+    crop[14:17, 2:18] = 1.0  # a strike through a 1
+    cl = Cluster(1, (0, 0, 20, 30), (1,), 1.0)
+    doubtful = ClusterReading(cl, "1", 0.9, 0.02, 0.4)  # asked: 0.4 lies in (0.3, 0.9)
+    sure = ClusterReading(cl, "7", 0.9, 0.02, 0.05)  # sure: not asked
+    cleaned = ClusterReading(cl, "4", 0.9, 0.9, 0.45)  # a cleaned view decided: kept
+    letter = ClusterReading(cl, "A", 0.9, 0.02, 0.5)  # no number: not asked
+    readings = [doubtful, sure, cleaned, letter]
+    net = Second()
+    cfg = MarksSettings()
+    got = crossed_views(readings, [crop] * 4, [0.4, 0.05, 0.8, 0.5], cfg, net)  # type: ignore[arg-type]
+    views = len(cfg.crossed_angles) + len(cfg.view_shears) + len(cfg.crossed_stretches)
+    assert net.seen == views
+    # Half its own word, half the views' mean: crossed out.
+    assert got[0].crossed == pytest.approx(0.65) and got[0].text == "1"
+    assert got[1:] == readings[1:]
+    # Off: nothing asked, nothing run.
+    net = Second()
+    off = MarksSettings(crossed_views=(0.5, 0.5))
+    assert crossed_views(readings, [crop] * 4, [0.4, 0.05, 0.8, 0.5], off, net) == readings  # type: ignore[arg-type]
+    assert net.seen == 0
+
+
+def test_a_doubtful_cross_out_no_conquest_could_explain_is_taken_off() -> None:
+    from aggression_vision.vision.marks import unconquerable_crosses
+    from aggression_vision.vision.types import CountryMarks
+
+    # Region 0 (5 armies, second player's, crossed) borders 1 (first player's, 4) and
+    # 2 (its own player's, 9): 4 attacking armies cannot conquer 5.
+    marks = {
+        0: CountryMarks(5, False, True, None, 0.9),
+        1: CountryMarks(4, True, False, None, 0.9),
+        2: CountryMarks(9, False, False, None, 0.9),
+        3: CountryMarks(3, True, True, None, 0.9),  # 3 armies against 9: conquerable
+    }
+    adjacency = [(0, 1, 10.0), (0, 2, 10.0), (3, 2, 5.0)]
+    cfg = MarksSettings()
+    got = unconquerable_crosses(marks, adjacency, {0: 0.6, 3: 0.6}, cfg)
+    assert [got[k].crossed for k in range(4)] == [False, False, False, True]
+    # A sure cross-out stays: the numbers around it may be misread.
+    got = unconquerable_crosses(marks, adjacency, {0: 0.95, 3: 0.6}, cfg)
+    assert got[0].crossed and got[3].crossed
+    # Off.
+    off = MarksSettings(conquer_doubt=0.0)
+    assert unconquerable_crosses(marks, adjacency, {0: 0.6, 3: 0.6}, off) == marks
+
+
 def test_fast_paths_give_the_same_numbers_as_the_plain_ones() -> None:
     """The speed-ups of the cutter and the bar tests change no bit: the paper level
     taken in 8 bits equals numpy/OpenCV in float32, _cov equals np.cov."""
