@@ -97,10 +97,70 @@ def stroke_width(mask: NDArray[np.bool_]) -> float:
     """
     if not mask.any():
         return 2.0
-    dist = cv2.distanceTransform(mask.astype(np.uint8), cv2.DIST_L2, cv2.DIST_MASK_PRECISE)
     sparse = sparse_ink(mask)
-    mean = float(dist[sparse].mean()) if sparse.any() else float(dist[mask].mean())
+    mean = float(_ink_distances(mask, sparse if sparse.any() else mask).mean())
     return float(np.clip(4.0 * mean - 2.0, 1.0, 50.0))
+
+
+def _distance_rings(radius: int) -> list[tuple[int, NDArray[np.intp], NDArray[np.intp]]]:
+    """The offsets (dy, dx) within ``radius`` beyond the 8 neighbours, grouped by
+    squared length (ascending): (squared length, dys, dxs)."""
+    r = np.arange(-radius, radius + 1)
+    dy, dx = (a.ravel() for a in np.meshgrid(r, r, indexing="ij"))
+    d2 = dy * dy + dx * dx
+    keep = (d2 > 2) & (d2 <= radius * radius)
+    dy, dx, d2 = dy[keep], dx[keep], d2[keep]
+    order = np.argsort(d2, kind="stable")
+    dy, dx, d2 = dy[order], dx[order], d2[order]
+    starts = np.flatnonzero(np.diff(d2, prepend=-1))
+    ends = np.append(starts[1:], len(d2))
+    return [(int(d2[a]), dy[a:b], dx[a:b]) for a, b in zip(starts, ends, strict=True)]
+
+
+_RING_RADIUS = 12
+_RINGS = _distance_rings(_RING_RADIUS)
+
+
+def _ink_distances(mask: NDArray[np.bool_], where: NDArray[np.bool_]) -> NDArray[np.float32]:
+    """``cv2.distanceTransform(mask, DIST_L2, DIST_MASK_PRECISE)[where]`` (``where``
+    within ``mask``), bit for bit.
+
+    The exact distance is the square root (float32, correctly rounded, as OpenCV's)
+    of the least squared length of an offset to a 0 pixel (outside the image is none).
+    Most ink of thin strokes has one among its 4 (1) or 8 (2) neighbours: two
+    erosions say which. The rest look at rings of offsets of growing length (few
+    pixels lie far from the paper); any left beyond ``_RING_RADIUS`` (a big blob,
+    no paper at all) take OpenCV's values. (The whole transform costs about three
+    times as much.)
+    """
+    h, w = mask.shape
+    m8 = np.ascontiguousarray(mask).view(np.uint8)
+    # (Erosion's default border is the maximum: outside the image is no paper.)
+    four = cv2.erode(m8, cv2.getStructuringElement(cv2.MORPH_CROSS, (3, 3)))
+    eight = cv2.erode(m8, np.ones((3, 3), np.uint8))
+    at = np.flatnonzero(where)
+    code = cv2.add(four, eight).ravel()[at]  # 0: a 4-neighbour is paper, 1: only a diagonal one
+    d2 = np.where(code == 0, 1, 2).astype(np.int32)
+    todo = np.flatnonzero(code == 2)
+    if todo.size:
+        r = _RING_RADIUS
+        stride = w + 2 * r
+        padded = np.ones((h + 2 * r, stride), np.uint8)
+        padded[r : r + h, r : r + w] = m8
+        flat = padded.ravel()
+        ys, xs = np.divmod(at[todo], w)
+        places = (ys + r) * stride + (xs + r)
+        for sq, dy, dx in _RINGS:
+            hit = (flat[places[:, None] + (dy * stride + dx)] == 0).any(axis=1)
+            d2[todo[hit]] = sq
+            todo, places = todo[~hit], places[~hit]
+            if not todo.size:
+                break
+    dist = np.sqrt(d2.astype(np.float32))
+    if todo.size:
+        full = cv2.distanceTransform(m8, cv2.DIST_L2, cv2.DIST_MASK_PRECISE)
+        dist[todo] = full.ravel()[at[todo]]
+    return dist
 
 
 def paper_mask(
@@ -192,6 +252,26 @@ def components_holding(
     keep[labels[strong & weak]] = True  # repeated labels need no np.unique (a sort)
     keep[0] = False
     return keep.take(labels)  # (take: the same gather, faster than indexing)
+
+
+def _held_then_long(
+    weak: NDArray[np.bool_], strong: NDArray[np.bool_], extent_widths: float
+) -> tuple[float, NDArray[np.bool_]]:
+    """The stroke width of the components of ``weak`` holding a ``strong`` pixel, and
+    those components with the ones whose box is ``extent_widths`` such widths long.
+
+    The same as ``components_holding(weak, strong)`` then ``components_holding(weak,
+    strong, extent_widths * width)``, from one labelling of ``weak``.
+    """
+    _, labels, stats, _ = connected_components(weak.astype(np.uint8))
+    held = np.zeros(len(stats), dtype=bool)
+    held[labels[strong & weak]] = True  # repeated labels need no np.unique (a sort)
+    held[0] = False
+    width = stroke_width(held.take(labels))
+    long_ = np.maximum(stats[:, cv2.CC_STAT_WIDTH], stats[:, cv2.CC_STAT_HEIGHT])
+    keep = held | (long_ >= extent_widths * width)
+    keep[0] = False
+    return width, keep.take(labels)  # (take: the same gather, faster than indexing)
 
 
 def _mod_180(degrees: NDArray[np.float32]) -> NDArray[np.float32]:
@@ -635,11 +715,11 @@ def _ruling_in(
 
     def straight_runs(
         angle: float,
-    ) -> tuple[NDArray[np.uint8], NDArray[np.uint8], NDArray, NDArray[np.uint8]]:
+    ) -> tuple[NDArray[np.uint8], NDArray[np.uint8], NDArray, NDArray[np.uint8], NDArray]:
         """Runs of lines at gradient angle ``angle``, in a frame where they are horizontal.
 
         Also the runs that count as evidence of a ruling (in a tile, without the
-        dense ink).
+        dense ink), and ``m8`` warped into the frame.
         """
         centre = (w / 2.0, h / 2.0)
         rot = cv2.getRotationMatrix2D(centre, angle - 90.0, 1.0)
@@ -647,7 +727,7 @@ def _ruling_in(
         nw, nh = int(h * sin + w * cos) + 2, int(h * cos + w * sin) + 2
         rot[0, 2] += nw / 2.0 - centre[0]
         rot[1, 2] += nh / 2.0 - centre[1]
-        rotated = cv2.warpAffine(m8, rot, (nw, nh), flags=cv2.INTER_NEAREST)
+        rotated = warped = cv2.warpAffine(m8, rot, (nw, nh), flags=cv2.INTER_NEAREST)
         dense = None
         if texture is not None:
             if tile:
@@ -660,7 +740,7 @@ def _ruling_in(
             # Gaps up to ``bridge`` long along the lines do not break a run.
             thick = cv2.morphologyEx(thick, cv2.MORPH_CLOSE, np.ones((1, bridge), np.uint8))
         runs = cv2.morphologyEx(thick, cv2.MORPH_OPEN, np.ones((1, run), np.uint8))
-        return runs, rotated, rot, runs if dense is None else cv2.subtract(runs, dense)
+        return runs, rotated, rot, runs if dense is None else cv2.subtract(runs, dense), warped
 
     found: list[float] = []
     families = []
@@ -670,7 +750,7 @@ def _ruling_in(
             abs((angle - k + 90.0) % 180.0 - 90.0) <= settings.ruling_known_angle for k in known
         ):
             continue
-        runs, rotated, rot, evidence = straight_runs(angle)
+        runs, rotated, rot, evidence, warped = straight_runs(angle)
         step = _is_ruling(evidence, settings=settings, long_side=scale, pitch=pitch)
         if not step:
             continue
@@ -682,8 +762,8 @@ def _ruling_in(
         frames = []
         for delta in settings.grid_fan:
             if delta != 0:
-                runs, rotated, rot, _ = straight_runs(angle + delta)
-            frames.append((runs & rotated, rot))
+                runs, rotated, rot, _, warped = straight_runs(angle + delta)
+            frames.append((runs & rotated, rot, warped))
         families.append(frames)
     if not families:
         return ruling, found
@@ -691,13 +771,19 @@ def _ruling_in(
     thick_length = int(round(settings.ruling_thick_length * long_side))
 
     def thin_and_thick(
-        frames: list[tuple[NDArray[np.uint8], NDArray]], ink: NDArray[np.uint8]
+        frames: list[tuple[NDArray[np.uint8], NDArray, NDArray[np.uint8]]],
+        ink: NDArray[np.uint8] | None = None,
     ) -> tuple[NDArray[np.bool_], NDArray[np.bool_]]:
-        """A family's runs over ``ink`` that are as thin as the ruling, and the thicker ones."""
+        """A family's runs over ``ink`` (None: ``m8``, already warped) that are as thin
+        as the ruling, and the thicker ones."""
         thin = np.zeros((h, w), dtype=bool)
         thick = np.zeros((h, w), dtype=bool)
-        for runs, rot in frames:
-            rotated = cv2.warpAffine(ink, rot, runs.shape[::-1], flags=cv2.INTER_NEAREST)
+        for runs, rot, warped in frames:
+            rotated = (
+                warped
+                if ink is None
+                else cv2.warpAffine(ink, rot, runs.shape[::-1], flags=cv2.INTER_NEAREST)
+            )
             dense = None if texture is None else cv2.threshold(rotated, 1, 1, cv2.THRESH_BINARY)[1]
             wide = _thick_across(
                 rotated, runs, settings=settings, min_length=thick_length, texture=dense
@@ -710,7 +796,7 @@ def _ruling_in(
             thick |= back == 2
         return thin, thick
 
-    split = [thin_and_thick(frames, m8) for frames in families]
+    split = [thin_and_thick(frames) for frames in families]
     thins = [thin for thin, _ in split]
     if settings.ruling_crossings and len(families) > 1:
         # Where two families cross, the other family's line makes this one
@@ -743,14 +829,17 @@ def _ruling_in(
             if family.any():
                 level = _local_level(darkness, whole)
                 extra = settings.grid_darker_extra
+                crests = None
                 if settings.grid_darker_extra_uniform < extra:
                     # Where every line of the family is printed alike, a
                     # drawn stroke along one (light pencil) needs less margin.
+                    crests = _crests(darkness, whole)
                     two, spread = _line_stats(
                         darkness,
                         whole,
                         settings.grid_two_level_extent * scale,
                         settings.grid_two_level_ratio,
+                        crests,
                     )
                     if two < settings.grid_two_level_fraction:
                         # ... but not less than the lines' own variation.
@@ -761,7 +850,10 @@ def _ruling_in(
                                 settings.grid_darker_spread * spread,
                             ),
                         )
-                limit = np.maximum(level * settings.grid_darker, level + extra)
+                # (The limit at the family's pixels only: the same arithmetic there.)
+                at = np.flatnonzero(family)
+                here = level.ravel()[at]
+                limit = np.maximum(here * settings.grid_darker, here + extra)
                 if settings.grid_darker_crest > 0:
                     # In a shadow (or where the print is heavier) the lines'
                     # crests stand out more from their rims than on the rest
@@ -769,16 +861,25 @@ def _ruling_in(
                     # also darker than the family's typical crest in this
                     # area (one median: where a stroke runs along a line
                     # for long, the stroke would set a local level itself).
-                    peak = _crest_level(darkness, whole)
+                    peak = _crest_level(darkness, whole, crests=crests)
                     if peak is not None:
                         np.maximum(limit, peak * settings.grid_darker_crest, out=limit)
-                family &= darkness <= limit
+                family.ravel()[at[~(darkness[family] <= limit)]] = False
         ruling |= family
     return ruling, found
 
 
+def _crests(darkness: NDArray[np.float32], lines: NDArray[np.bool_]) -> NDArray[np.bool_]:
+    """The crests of ``lines``: their pixels as dark as their 8 neighbours (those
+    within the image)."""
+    return lines & (darkness >= cv2.dilate(darkness, np.ones((3, 3), np.uint8)))
+
+
 def _crest_level(
-    darkness: NDArray[np.float32], lines: NDArray[np.bool_], step: int = 3
+    darkness: NDArray[np.float32],
+    lines: NDArray[np.bool_],
+    step: int = 3,
+    crests: NDArray[np.bool_] | None = None,
 ) -> float | None:
     """Median darkness of the crests of ``lines`` (pixels as dark as their 8
     neighbours), on the pixels whose ``x + y`` is 2 modulo ``step``; None when
@@ -787,7 +888,8 @@ def _crest_level(
     Every row and every column holds its share of the sample, so the crests
     of horizontal and vertical lines fall on it whatever the lines' step (a
     grid of every ``step``-th row would miss all lines of a ruling whose step
-    is a multiple of it).
+    is a multiple of it). ``crests``: :func:`_crests` of ``lines``, when already
+    made (the same pixels, looked up).
     """
     h, w = darkness.shape
     values = []
@@ -795,6 +897,9 @@ def _crest_level(
         c = (-r) % step  # rows 1 + r + step i, columns 1 + c + step j: x + y = 2 mod step
         ys, xs = slice(1 + r, h - 1, step), slice(1 + c, w - 1, step)
         centre = darkness[ys, xs]
+        if crests is not None:
+            values.append(centre[crests[ys, xs]])
+            continue
         crest = lines[ys, xs].copy()
         for dy in (-1, 0, 1):
             for dx in (-1, 0, 1):
@@ -811,7 +916,11 @@ def _crest_level(
 
 
 def _line_stats(
-    darkness: NDArray[np.float32], lines: NDArray[np.bool_], min_extent: float, ratio: float
+    darkness: NDArray[np.float32],
+    lines: NDArray[np.bool_],
+    min_extent: float,
+    ratio: float,
+    crests: NDArray[np.bool_] | None = None,
 ) -> tuple[float, float]:
     """How alike the ``lines`` of a ruling family are printed.
 
@@ -820,11 +929,12 @@ def _line_stats(
     prints every fourth line darker; other rulings print all lines alike,
     and a drawn stroke along a line darkens only part of it), and the
     interquartile range of the lines' crest darkness (print, light and
-    camera noise: small on a clean photo, large on a real one).
+    camera noise: small on a clean photo, large on a real one). ``crests``:
+    :func:`_crests` of ``lines`` when already made.
     """
     # The crest (the darkest pixels across a line): blurred edges would mix
     # the light rims of a thick line with the core of a thin one.
-    crest = np.flatnonzero(lines & (darkness >= cv2.dilate(darkness, np.ones((3, 3), np.uint8))))
+    crest = np.flatnonzero(_crests(darkness, lines) if crests is None else crests)
     if len(crest) < 20:
         return 0.0, 0.0
     crest_dark = darkness.ravel()[crest]
@@ -854,7 +964,7 @@ def _local_level(
 ) -> NDArray[np.float32]:
     """Median darkness of the ``where`` pixels, per tile, smoothly interpolated."""
     h, w = darkness.shape
-    overall = float(np.median(darkness[where]))
+    overall = float(_median(darkness[where]))  # (np.median's value, bit for bit)
     grid = np.full((tiles, tiles), overall, dtype=np.float32)
     ys = np.linspace(0, h, tiles + 1).astype(int)
     xs = np.linspace(0, w, tiles + 1).astype(int)
@@ -1125,8 +1235,7 @@ def _ink_at(
     strong = darkness > settings.ink_darkness_strong
     # Long faint strokes count too: a first guess of the line width (from the
     # strong ink) scales "long".
-    guess = stroke_width(components_holding(weak, strong))
-    mask = components_holding(weak, strong, settings.ink_weak_extent * guess)
+    guess, mask = _held_then_long(weak, strong, settings.ink_weak_extent)
     # Look for ruling on a more sensitive threshold: faint printed lines are
     # only partly above the ink threshold, and whole lines are easier to see.
     # (Texture and scribbles, dense in the ordinary mask, stay out.)

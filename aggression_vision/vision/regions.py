@@ -392,6 +392,27 @@ def _crossing_table() -> NDArray[np.int32]:
 _RUNS = _crossing_table()
 
 
+def _junctions(skeleton: NDArray[np.bool_]) -> NDArray[np.bool_]:
+    """The pixels of ``skeleton`` with three or more separate runs of skeleton among
+    their 8 neighbours (``_RUNS`` of their neighbourhood code, looked up at the
+    skeleton's pixels only: the same as filtering the whole image)."""
+    h, w = skeleton.shape
+    img = np.pad(skeleton, 1).view(np.uint8)
+    flat = img.ravel()
+    stride = w + 2
+    # (The bit order of _NEIGHBOUR_CODE: N, NE, E, SE, S, SW, W, NW.)
+    offsets = (-stride, -stride + 1, 1, stride + 1, stride, stride - 1, -1, -stride - 1)
+    at = np.flatnonzero(skeleton)
+    ys, xs = np.divmod(at, w)
+    idx = (ys + 1) * stride + xs + 1
+    code = np.zeros(len(idx), dtype=np.uint8)
+    for bit, off in enumerate(offsets):
+        code |= flat[idx + off] << np.uint8(bit)
+    out = np.zeros(h * w, dtype=bool)
+    out[at[_RUNS[code] >= 3]] = True
+    return out.reshape(h, w)
+
+
 def _curled_in(
     borders: NDArray[np.bool_],
     *,
@@ -404,14 +425,10 @@ def _curled_in(
 ) -> NDArray[np.bool_]:
     """One pass of :func:`curled_branches` on a window of the borders."""
     skeleton = thin(borders)
-    code = cv2.filter2D(
-        skeleton.astype(np.uint8), cv2.CV_32F, _NEIGHBOUR_CODE, borderType=cv2.BORDER_CONSTANT
-    ).astype(np.int32)
-    runs = np.where(skeleton, _RUNS[code], 0)
     ends = _loose_ends(skeleton)
     # Three separate runs of neighbours. (Two strokes crossing may leave no
     # such pixel: their branch then reaches two junctions and is kept.)
-    junctions = skeleton & (runs >= 3)
+    junctions = _junctions(skeleton)
     near_junction = cv2.dilate(junctions.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
     branches = skeleton & ~near_junction
     count, labels, stats, _ = connected_components(branches.astype(np.uint8))
@@ -421,9 +438,13 @@ def _curled_in(
     # junction, writing-sized and long enough to be a stroke, not a spur.
     has_end = np.zeros(count, dtype=bool)
     has_end[labels[ends & branches]] = True
-    n_j, j_labels = cv2.connectedComponents(near_junction.astype(np.uint8), connectivity=8)
+    # (16-bit labels when they fit: their dilation, the largest label around, is
+    # the same as in float32 and cheaper.)
+    _, j_labels, _, _ = connected_components(near_junction.astype(np.uint8), stats=False)
+    if j_labels.dtype != np.uint16:
+        j_labels = j_labels.astype(np.float32)
     attach = cv2.dilate(near_junction.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
-    grown = cv2.dilate(j_labels.astype(np.float32), np.ones((3, 3), np.uint8)).astype(np.int32)
+    grown = cv2.dilate(j_labels, np.ones((3, 3), np.uint8)).astype(np.int32)
     touching = attach & branches & (grown > 0)
     pairs = np.unique(np.stack([labels[touching], grown[touching]]), axis=1)
     attached = np.bincount(pairs[0], minlength=count) == 1
