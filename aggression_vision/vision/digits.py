@@ -50,6 +50,9 @@ SECOND_MODEL_PATH = MODEL_PATH.with_name("marks_second.onnx")
 #: overlap or touch): asked for the text of number clusters read as one unsure digit (see
 #: ``MarksSettings.pairs_aspect``).
 PAIRS_MODEL_PATH = MODEL_PATH.with_name("marks_pairs.onnx")
+#: The crossed-out reader: the same layers, fine-tuned on crossed-out numbers; its text is
+#: asked only for whole clusters read as crossed out (``marks.crossed_text``).
+CROSSED_MODEL_PATH = MODEL_PATH.with_name("marks_crossed.onnx")
 
 
 class ModelNotFoundError(AggressionVisionError):
@@ -369,6 +372,11 @@ def load_second_net() -> MarkNet:
 def load_pairs_net() -> MarkNet:
     """Load (once per process) the pair network, ``models/marks_pairs.onnx``."""
     return load_net(str(PAIRS_MODEL_PATH))
+
+
+def load_crossed_net() -> MarkNet:
+    """Load (once per process) the crossed-out reader, ``models/marks_crossed.onnx``."""
+    return load_net(str(CROSSED_MODEL_PATH))
 
 
 def file_sha256(path: str | Path) -> str:

@@ -633,6 +633,35 @@ class MarksSettings:
         between these two takes the second network's underline probability (dev
         photos: owner 82.5 -> 84.5%, tuning 85.2% unchanged). Both networks run on the
         crops asked by either rule in one batch; (0.5, 0.5): off.
+    crossed_text : float
+        A whole cluster read as a number crossed out with more than this probability
+        (after ``second_crossed``) is read again in its own and its other views (turned
+        by ``view_angles``, sheared by ``view_shears``) by the crossed-out reader
+        (``models/marks_crossed.onnx``, see ``crossed_text_net``) and the first
+        network, and takes the likeliest text of the mean of their posteriors when that
+        is a number (:func:`crossed_text`). Real sudoku digits are not read crossed out,
+        so they are not asked. Marks stage on the cached segmentations of the 150 dev
+        photos: see the card ``models/marks_crossed.md``. 1 or more: off.
+    crossed_text_below : float
+        See ``crossed_text``: only readings whose posterior is below this are asked.
+    crossed_text_nothing : float
+        See ``crossed_text``: a reading of nothing is asked only when read as crossed
+        out with more than this probability (a real sudoku photo's blank cell, a stray
+        mark read as nothing, cross-out 0.44, became a 2 at 0.3).
+    crossed_text_net : {"second", "crossed"}
+        Which network's word ``crossed_text`` takes: the second network
+        (``models/marks_second.onnx``) or the crossed-out reader
+        (``models/marks_crossed.onnx``).
+    crossed_text_mix : {"better", "mean"}
+        How: "better", its likeliest number when surer than the first network's
+        likeliest text (means over the views); "mean", the likeliest text of the mean
+        of both networks' posteriors over the views, when that is a number.
+    crossed_text_shears : bool
+        See ``crossed_text``: the views are the crop and the crop turned by each of
+        ``view_angles``, and sheared by each of ``view_shears`` with this.
+    crossed_text_first_views : bool
+        See ``crossed_text``: the first network reads the other views too; without
+        it, only its reading of the crop itself is taken.
     pairs_aspect : float
         A whole cluster of writing height whose ink is at least this many times as wide
         as high, read as one digit with a posterior below ``pairs_below`` or as two
@@ -861,6 +890,13 @@ class MarksSettings:
     crossed_stretches: tuple[float, ...] = (1.2, 0.85)
     second_crossed_splits: bool = True  # trial-split parts too (a letter beside the number)
     second_underline: tuple[float, float] = (0.1, 0.9)
+    crossed_text: float = 0.3  # cross-out probability from which the text is read again
+    crossed_text_below: float = 0.9  # ... of readings whose posterior is below this
+    crossed_text_nothing: float = 0.5  # ... and of readings of nothing from this one
+    crossed_text_net: str = "crossed"  # whose word: second / crossed
+    crossed_text_mix: str = "mean"  # how it is taken: better / mean
+    crossed_text_shears: bool = True  # its views include the sheared ones (view_shears)
+    crossed_text_first_views: bool = True  # the first network reads the other views too
     pairs_aspect: float = 1.0
     pairs_below: float = 0.9
     pairs_two_below: float = 0.0
@@ -1121,6 +1157,8 @@ def read_page(
         readings = pair_reread(readings, crops, cfg, inputs=inputs)
     if net is not None:
         readings = second_opinion(readings, crops, cfg, inputs=inputs)
+        if backend == "cnn":
+            readings = crossed_text(readings, crops, net, cfg, logprobs=lp[0] if lp else None)
         settled = [r.crossed for r in readings]  # (before the cleaned views' word)
         lw = float(seg_full.line_width)
         # (The crops cleaned of printed ruling, by index: the crops and clusters stay.)
@@ -3626,6 +3664,91 @@ def _crossed_view_crops(crop: NDArray[np.float32], cfg: MarksSettings) -> list[N
         for f in cfg.crossed_stretches
     ]
     return views
+
+
+def _mean_posterior(logprobs: NDArray[np.float32], groups: int) -> NDArray[np.float64]:
+    """The posterior over the closed vocabulary (nothing, numbers, letters) of each of
+    ``groups`` equal runs of rows of ``logprobs``, averaged over its run."""
+    base = digits.vocabulary()[: 1 + digits.MAX_ARMIES + len(digits.LETTERS)]
+    ll = digits.ctc_log_likelihood(logprobs, base)
+    post = np.exp(ll - ll.max(axis=1, keepdims=True))
+    post /= post.sum(axis=1, keepdims=True)
+    return np.asarray(post.reshape(groups, len(post) // groups, -1).mean(axis=1))
+
+
+def crossed_asked(r: ClusterReading, cfg: MarksSettings) -> bool:
+    """Whether :func:`crossed_text` reads ``r`` again (see ``MarksSettings.crossed_text``)."""
+    return (
+        r.cluster.split_of is None
+        and (r.text.isdigit() or not r.text)
+        and r.crossed > (cfg.crossed_text if r.text else cfg.crossed_text_nothing)
+        and r.probability < cfg.crossed_text_below
+    )
+
+
+def crossed_text(
+    readings: list[ClusterReading],
+    crops: list[NDArray[np.float32]],
+    net: digits.MarkNet,
+    settings: MarksSettings | None = None,
+    second: digits.MarkNet | None = None,
+    *,
+    logprobs: NDArray[np.float32] | None = None,
+) -> list[ClusterReading]:
+    """The text of the whole clusters read as crossed out, with another network's word
+    on it (see ``MarksSettings.crossed_text``).
+
+    Parameters
+    ----------
+    readings : list of ClusterReading
+        The readings of ``crops``, in order.
+    crops : list of (H, W) float arrays
+        Ink darkness of each cluster (as :func:`read_clusters` takes them).
+    net : MarkNet
+        The first network.
+    settings : MarksSettings, optional
+    second : MarkNet, optional
+        The other network; by ``crossed_text_net`` when None (loaded only when some
+        reading is asked, see :func:`crossed_asked`).
+    logprobs : (N, T, C) array, optional
+        The first network's outputs for ``crops`` (their own views): with them, and
+        without ``crossed_text_first_views``, the first network reads no other view.
+
+    Returns
+    -------
+    list of ClusterReading
+        ``readings`` with the text (and its posterior) of the asked ones replaced by
+        the likeliest number of the mean posterior over the views and both networks
+        ("mean"), or by the other network's when surer than the first network's
+        likeliest text ("better"); marks unchanged.
+    """
+    cfg = settings or MarksSettings()
+    if cfg.crossed_text >= 1.0:
+        return readings
+    pick = [i for i, r in enumerate(readings) if crossed_asked(r, cfg)]
+    if not pick:
+        return readings
+    per = [[crops[i], *_views(crops[i], cfg.crossed_text_shears, cfg)] for i in pick]
+    views = [v for vs in per for v in vs]
+    other = second or (
+        digits.load_crossed_net() if cfg.crossed_text_net == "crossed" else digits.load_second_net()
+    )
+    word = _mean_posterior(_run_views(other, views).logprobs, len(pick))
+    if logprobs is None or cfg.crossed_text_first_views:
+        first = _mean_posterior(_run_views(net, views).logprobs, len(pick))
+    else:
+        first = _mean_posterior(logprobs[pick], len(pick))
+    if cfg.crossed_text_mix == "mean":
+        word = (first + word) / 2
+        first = np.zeros_like(first)
+    base = digits.vocabulary()[: 1 + digits.MAX_ARMIES + len(digits.LETTERS)]
+    result = list(readings)
+    for j, i in enumerate(pick):
+        k = int(np.argmax(word[j]))
+        text = base[k]
+        if text.isdigit() and text != readings[i].text and word[j, k] > first[j].max():
+            result[i] = replace(readings[i], text=text, probability=float(word[j, k]))
+    return result
 
 
 def _ink_aspect(crop: NDArray[np.float32]) -> float:

@@ -1,0 +1,74 @@
+"""The crossed-out reader's word on the text of numbers read as crossed out (``crossed_text``)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+
+from aggression_vision.vision import digits
+from aggression_vision.vision.marks import (
+    Cluster,
+    ClusterReading,
+    MarksSettings,
+    crossed_asked,
+    crossed_text,
+)
+
+
+class _Reads:
+    """Stands in for a network: reads every view as ``text`` with posterior mass ``sure``."""
+
+    def __init__(self, text: str, sure: float) -> None:
+        self.text, self.sure, self.seen = text, sure, 0
+
+    def run(self, x: np.ndarray) -> digits.NetOutput:
+        self.seen += len(x)
+        n, steps, classes = len(x), digits.INPUT_W // 4, 1 + len(digits.ALPHABET)
+        lp = np.full((n, steps, classes), np.log((1 - self.sure) / (classes - 1)), np.float32)
+        lp[:, :, 0] = np.log(self.sure)  # blank
+        for t, ch in enumerate(self.text):
+            lp[:, 4 * t + 2, :] = np.log((1 - self.sure) / (classes - 1))
+            lp[:, 4 * t + 2, 1 + digits.ALPHABET.index(ch)] = np.log(self.sure)
+        return digits.NetOutput(lp, np.zeros(n, np.float32), np.zeros(n, np.float32))
+
+
+def _crop() -> np.ndarray:
+    crop = np.zeros((30, 20), np.float32)
+    crop[5:25, 9:12] = 1.0
+    return crop
+
+
+def test_only_numbers_read_crossed_out_are_asked() -> None:
+    cfg = MarksSettings()
+    cl = Cluster(1, (0, 0, 20, 30), (1,), 1.0)
+    crossed = ClusterReading(cl, "7", 0.6, 0.0, 0.9)
+    plain = ClusterReading(cl, "7", 0.6, 0.0, 0.02)  # an uncrossed digit (any sudoku digit)
+    underlined = ClusterReading(cl, "4", 0.3, 0.95, 0.1)
+    letter = ClusterReading(cl, "A", 0.6, 0.0, 0.9)
+    part = ClusterReading(Cluster(1, (0, 0, 20, 30), (1,), split_of=(0, 1)), "7", 0.6, 0.0, 0.9)
+    sure = ClusterReading(cl, "7", 0.95, 0.0, 0.9)
+    # A stray mark read as nothing, in doubt about a cross-out (a blank sudoku cell).
+    nothing = ClusterReading(cl, "", 0.2, 0.7, 0.44)
+    assert crossed_asked(crossed, cfg)
+    assert crossed_asked(replace(nothing, crossed=0.9), cfg)
+    asked_not = (plain, underlined, letter, part, sure, nothing)
+    assert not any(crossed_asked(r, cfg) for r in asked_not)
+    first, second = _Reads("1", 0.5), _Reads("4", 0.5)
+    readings = list(asked_not)
+    got = crossed_text(readings, [_crop()] * len(readings), first, cfg, second)  # type: ignore[arg-type]
+    assert got == readings and first.seen == second.seen == 0
+
+
+def test_the_mean_of_both_readings_replaces_the_text() -> None:
+    cfg = MarksSettings()
+    cl = Cluster(1, (0, 0, 20, 30), (1,), 1.0)
+    r = ClusterReading(cl, "1", 0.6, 0.0, 0.9)
+    views = 1 + len(cfg.view_angles) + len(cfg.view_shears)
+    sure_second = _Reads("4", 0.99)
+    got = crossed_text([r], [_crop()], _Reads("1", 0.6), cfg, sure_second)  # type: ignore[arg-type]
+    assert got[0].text == "4" and sure_second.seen == views
+    got = crossed_text([r], [_crop()], _Reads("1", 0.99), cfg, _Reads("4", 0.6))  # type: ignore[arg-type]
+    assert got[0].text == "1"
+    off = MarksSettings(crossed_text=1.0)
+    assert crossed_text([r], [_crop()], _Reads("1", 0.6), off, _Reads("4", 0.99))[0] is r  # type: ignore[arg-type]
