@@ -895,8 +895,8 @@ class MarksSettings:
     crossed_text_nothing: float = 0.5  # ... and of readings of nothing from this one
     crossed_text_net: str = "crossed"  # whose word: second / crossed
     crossed_text_mix: str = "mean"  # how it is taken: better / mean
-    crossed_text_shears: bool = True  # its views include the sheared ones (view_shears)
-    crossed_text_first_views: bool = True  # the first network reads the other views too
+    crossed_text_shears: bool = False  # its views include the sheared ones (view_shears)
+    crossed_text_first_views: bool = False  # the first network reads the other views too
     pairs_aspect: float = 1.0
     pairs_below: float = 0.9
     pairs_two_below: float = 0.0
