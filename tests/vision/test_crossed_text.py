@@ -64,7 +64,8 @@ def test_the_mean_of_both_readings_replaces_the_text() -> None:
     cfg = MarksSettings()
     cl = Cluster(1, (0, 0, 20, 30), (1,), 1.0)
     r = ClusterReading(cl, "1", 0.6, 0.0, 0.9)
-    views = 1 + len(cfg.view_angles) + len(cfg.view_shears)
+    shears = len(cfg.view_shears) if cfg.crossed_text_shears else 0
+    views = 1 + len(cfg.view_angles) + shears
     sure_second = _Reads("4", 0.99)
     got = crossed_text([r], [_crop()], _Reads("1", 0.6), cfg, sure_second)  # type: ignore[arg-type]
     assert got[0].text == "4" and sure_second.seen == views
