@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 from aggression_vision.synth import handwriting as hw
+from aggression_vision.vision import digits
 from aggression_vision.vision.marks import MarksSettings, looks_labelled, read_marks, rotate_ink
 from aggression_vision.vision.types import Region, Segmentation
 
@@ -813,21 +814,26 @@ def test_a_doubtful_number_with_a_small_fragment_beside_it_is_the_sure_part() ->
     assert [r.text for r in resolve_splits(stroke)] == ["71"]
 
 
+class _MarksNet:
+    """Stands in for a network: no text, the same underline and cross-out for every input."""
+
+    def __init__(self, underlined: float, crossed: float) -> None:
+        self.seen = 0
+        self.underlined, self.crossed = underlined, crossed
+
+    def run(self, x: np.ndarray) -> digits.NetOutput:
+        self.seen += len(x)
+        n = len(x)
+        lp = np.zeros((n, digits.INPUT_W // 4, 1 + len(digits.ALPHABET)), np.float32)
+        under = np.full(n, self.underlined, np.float32)
+        return digits.NetOutput(lp, under, np.full(n, self.crossed, np.float32))
+
+
 def test_doubtful_marks_take_the_second_networks_word() -> None:
-    from aggression_vision.vision import digits
     from aggression_vision.vision.marks import Cluster, ClusterReading, second_opinion
 
-    class Second:
-        """Stands in for the second network: sure of no underline and no cross-out."""
-
-        def __init__(self) -> None:
-            self.seen = 0
-
-        def run(self, x: np.ndarray) -> digits.NetOutput:
-            self.seen += len(x)
-            n = len(x)
-            lp = np.zeros((n, digits.INPUT_W // 4, 1 + len(digits.ALPHABET)), np.float32)
-            return digits.NetOutput(lp, np.full(n, 0.02, np.float32), np.full(n, 0.1, np.float32))
+    def Second() -> _MarksNet:  # sure of no underline and no cross-out
+        return _MarksNet(0.02, 0.1)
 
     crop = np.zeros((30, 20), np.float32)
     crop[5:25, 9:12] = 1.0
@@ -856,20 +862,10 @@ def test_doubtful_marks_take_the_second_networks_word() -> None:
 
 
 def test_doubtful_cross_outs_are_read_again_in_more_views() -> None:
-    from aggression_vision.vision import digits
     from aggression_vision.vision.marks import Cluster, ClusterReading, crossed_views
 
-    class Second:
-        """Stands in for the second network: every view is crossed out (0.9)."""
-
-        def __init__(self) -> None:
-            self.seen = 0
-
-        def run(self, x: np.ndarray) -> digits.NetOutput:
-            self.seen += len(x)
-            n = len(x)
-            lp = np.zeros((n, digits.INPUT_W // 4, 1 + len(digits.ALPHABET)), np.float32)
-            return digits.NetOutput(lp, np.zeros(n, np.float32), np.full(n, 0.9, np.float32))
+    def Second() -> _MarksNet:  # every view is crossed out (0.9)
+        return _MarksNet(0.0, 0.9)
 
     crop = np.zeros((30, 20), np.float32)
     crop[5:25, 9:12] = 1.0
