@@ -3666,11 +3666,15 @@ def _crossed_view_crops(crop: NDArray[np.float32], cfg: MarksSettings) -> list[N
     return views
 
 
+def _closed_vocabulary() -> tuple[str, ...]:
+    """The texts a cluster can be: nothing, the numbers 1-100 and the letters A-Z."""
+    return digits.vocabulary()[: 1 + digits.MAX_ARMIES + len(digits.LETTERS)]
+
+
 def _mean_posterior(logprobs: NDArray[np.float32], groups: int) -> NDArray[np.float64]:
     """The posterior over the closed vocabulary (nothing, numbers, letters) of each of
     ``groups`` equal runs of rows of ``logprobs``, averaged over its run."""
-    base = digits.vocabulary()[: 1 + digits.MAX_ARMIES + len(digits.LETTERS)]
-    ll = digits.ctc_log_likelihood(logprobs, base)
+    ll = digits.ctc_log_likelihood(logprobs, _closed_vocabulary())
     post = np.exp(ll - ll.max(axis=1, keepdims=True))
     post /= post.sum(axis=1, keepdims=True)
     return np.asarray(post.reshape(groups, len(post) // groups, -1).mean(axis=1))
@@ -3741,7 +3745,7 @@ def crossed_text(
     if cfg.crossed_text_mix == "mean":
         word = (first + word) / 2
         first = np.zeros_like(first)
-    base = digits.vocabulary()[: 1 + digits.MAX_ARMIES + len(digits.LETTERS)]
+    base = _closed_vocabulary()
     result = list(readings)
     for j, i in enumerate(pick):
         k = int(np.argmax(word[j]))
@@ -3807,10 +3811,7 @@ def pair_reread(
     if not pick:
         return readings
     out = (net or digits.load_pairs_net()).run(_picked_inputs(crops, pick, inputs))
-    base = digits.vocabulary()[: 1 + digits.MAX_ARMIES + len(digits.LETTERS)]
-    ll = digits.ctc_log_likelihood(out.logprobs, base)
-    post = np.exp(ll - ll.max(axis=1, keepdims=True))
-    post /= post.sum(axis=1, keepdims=True)
+    post = _mean_posterior(out.logprobs, len(pick))
     result = list(readings)
     for j, i in enumerate(pick):
         text = readings[i].text
