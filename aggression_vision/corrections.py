@@ -9,6 +9,7 @@ from typing import Any
 
 from aggression_vision.errors import InvalidDocumentError
 from aggression_vision.game import PLAYERS, opponent
+from aggression_vision.game.board import enemy_armies
 
 
 class CorrectionError(InvalidDocumentError):
@@ -139,7 +140,6 @@ def rule_warnings(doc: Mapping[str, Any]) -> list[str]:
     ['first has 120 armies on the map, more than 100: a number is probably misread']
     """
     countries: Sequence[Mapping[str, Any]] = doc.get("countries", [])
-    by_id = {c["id"]: c for c in countries}
     warnings = []
     totals = {p: 0 for p in PLAYERS}
     for c in countries:
@@ -159,21 +159,17 @@ def rule_warnings(doc: Mapping[str, Any]) -> list[str]:
             f"({len(unoccupied)} unoccupied, first {totals['first']}, second {totals['second']} "
             "armies placed): a cross-out or a number may be misread"
         )
-    neighbours: dict[str, set[str]] = {c["id"]: set() for c in countries}
-    for a, b in doc.get("adjacency", []):
-        if a in neighbours and b in neighbours:
-            neighbours[a].add(b)
-            neighbours[b].add(a)
+    attack_on = enemy_armies(
+        {c["id"]: c["armies"] if isinstance(c.get("armies"), int) else None for c in countries},
+        {c["id"]: c.get("owner") if c.get("owner") in PLAYERS else None for c in countries},
+        [(a, b) for a, b in doc.get("adjacency", [])],
+    )
     for c in crossed:
         owner = c.get("owner")
         if owner not in PLAYERS or not isinstance(c.get("armies"), int):
             continue
         enemy = opponent(owner)
-        attack = sum(
-            by_id[n]["armies"]
-            for n in neighbours[c["id"]]
-            if by_id[n].get("owner") == enemy and isinstance(by_id[n].get("armies"), int)
-        )
+        attack = attack_on.get(c["id"], 0)
         if attack <= c["armies"]:
             warnings.append(
                 f"{c['id']} is crossed out with {c['armies']} armies but {enemy} has only "

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Hashable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import TypeAlias
+from typing import TypeAlias, TypeVar
 
 from aggression_vision.errors import InvalidDocumentError
 
 CountryId: TypeAlias = str
+
+_K = TypeVar("_K", bound=Hashable)
 
 
 @dataclass(frozen=True)
@@ -76,3 +78,35 @@ class Board:
 
     def __len__(self) -> int:
         return len(self.countries)
+
+
+def enemy_armies(
+    armies: Mapping[_K, int | None],
+    sides: Mapping[_K, object],
+    pairs: Iterable[tuple[_K, _K]],
+) -> dict[_K, int]:
+    """For each country, the armies of its adjacent countries held by the other side.
+
+    A pair counts when both countries hold a number and a side (``None``: none) and the
+    sides differ; each pair once (a repeated or reversed pair is the same border). A
+    country holding at least this many armies can never have been conquered: a
+    conquest needs more armies in the attacker's adjacent countries.
+
+    >>> enemy_armies({"A": 3, "B": 2, "C": 4}, {"A": "first", "B": "second", "C": "second"},
+    ...              [("A", "B"), ("B", "A"), ("A", "C"), ("B", "C")])
+    {'A': 6, 'B': 3, 'C': 3}
+    """
+    seen: set[frozenset[_K]] = set()
+    out: dict[_K, int] = {}
+    for a, b in pairs:
+        key = frozenset((a, b))
+        if a == b or key in seen:
+            continue
+        seen.add(key)
+        na, nb = armies.get(a), armies.get(b)
+        sa, sb = sides.get(a), sides.get(b)
+        if na is None or nb is None or sa is None or sb is None or sa == sb:
+            continue
+        out[a] = out.get(a, 0) + nb
+        out[b] = out.get(b, 0) + na
+    return out

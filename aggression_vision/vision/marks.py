@@ -35,6 +35,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from aggression_vision.game.board import enemy_armies
 from aggression_vision.vision import digits
 from aggression_vision.vision.ink import connected_components
 from aggression_vision.vision.types import CountryMarks, Segmentation
@@ -4360,14 +4361,11 @@ def unconquerable_crosses(
     cross-out probability of the countries read as crossed out, by region index.
     """
     cfg = settings or MarksSettings()
-    enemy: dict[int, int] = {}
-    for i, j, _ in adjacency:
-        a, b = marks.get(i), marks.get(j)
-        if a is None or b is None or a.armies is None or b.armies is None:
-            continue
-        if a.underlined != b.underlined:
-            enemy[i] = enemy.get(i, 0) + b.armies
-            enemy[j] = enemy.get(j, 0) + a.armies
+    enemy = enemy_armies(
+        {k: m.armies for k, m in marks.items()},
+        {k: m.underlined for k, m in marks.items()},
+        [(i, j) for i, j, _ in adjacency],
+    )
     out = dict(marks)
     for k, m in marks.items():
         if (
