@@ -245,13 +245,28 @@ def components_holding(
     if np.isinf(min_extent):
         # (No extent test: the components' statistics are not needed.)
         count, labels, _, _ = connected_components(weak.astype(np.uint8), stats=False)
-        keep = np.zeros(count, dtype=bool)
+        keep = _holding(labels, count, weak, strong)
     else:
         count, labels, stats, _ = connected_components(weak.astype(np.uint8))
-        keep = np.maximum(stats[:, cv2.CC_STAT_WIDTH], stats[:, cv2.CC_STAT_HEIGHT]) >= min_extent
-    keep[labels[strong & weak]] = True  # repeated labels need no np.unique (a sort)
-    keep[0] = False
+        keep = _holding(labels, count, weak, strong) | (_box_length(stats) >= min_extent)
+        keep[0] = False
     return keep.take(labels)  # (take: the same gather, faster than indexing)
+
+
+def _holding(
+    labels: NDArray[np.integer], count: int, weak: NDArray[np.bool_], strong: NDArray[np.bool_]
+) -> NDArray[np.bool_]:
+    """By label (0, the background, False): whether the component holds a ``strong``
+    pixel of ``weak``."""
+    held = np.zeros(count, dtype=bool)
+    held[labels[strong & weak]] = True  # repeated labels need no np.unique (a sort)
+    held[0] = False
+    return held
+
+
+def _box_length(stats: NDArray[np.int32]) -> NDArray[np.int32]:
+    """The longer side of each component's box."""
+    return np.maximum(stats[:, cv2.CC_STAT_WIDTH], stats[:, cv2.CC_STAT_HEIGHT])
 
 
 def _held_then_long(
@@ -263,13 +278,10 @@ def _held_then_long(
     The same as ``components_holding(weak, strong)`` then ``components_holding(weak,
     strong, extent_widths * width)``, from one labelling of ``weak``.
     """
-    _, labels, stats, _ = connected_components(weak.astype(np.uint8))
-    held = np.zeros(len(stats), dtype=bool)
-    held[labels[strong & weak]] = True  # repeated labels need no np.unique (a sort)
-    held[0] = False
+    count, labels, stats, _ = connected_components(weak.astype(np.uint8))
+    held = _holding(labels, count, weak, strong)
     width = stroke_width(held.take(labels))
-    long_ = np.maximum(stats[:, cv2.CC_STAT_WIDTH], stats[:, cv2.CC_STAT_HEIGHT])
-    keep = held | (long_ >= extent_widths * width)
+    keep = held | (_box_length(stats) >= extent_widths * width)
     keep[0] = False
     return width, keep.take(labels)  # (take: the same gather, faster than indexing)
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import re
+from pathlib import Path
 
 import cv2
 import numpy as np
@@ -76,18 +77,21 @@ def test_vocabulary_has_no_impossible_numbers() -> None:
     assert not {"0", "101", "007"} & v
 
 
-def test_model_sha256_matches_its_card() -> None:
-    card = digits.MODEL_PATH.with_suffix(".md").read_text()
+@pytest.mark.parametrize(
+    "path",
+    [
+        digits.MODEL_PATH,
+        digits.SECOND_MODEL_PATH,
+        digits.PAIRS_MODEL_PATH,
+        digits.CROSSED_MODEL_PATH,
+    ],
+    ids=lambda p: p.stem,
+)
+def test_model_sha256_matches_its_card(path: Path) -> None:
+    card = path.with_suffix(".md").read_text()
     m = re.search(r"sha256[^0-9a-f]*([0-9a-f]{64})", card)
     assert m, "model card must state the sha256"
-    assert digits.file_sha256(digits.MODEL_PATH) == m.group(1)
-
-
-def test_second_model_sha256_matches_its_card() -> None:
-    card = digits.SECOND_MODEL_PATH.with_suffix(".md").read_text()
-    m = re.search(r"sha256[^0-9a-f]*([0-9a-f]{64})", card)
-    assert m, "model card must state the sha256"
-    assert digits.file_sha256(digits.SECOND_MODEL_PATH) == m.group(1)
+    assert digits.file_sha256(path) == m.group(1)
 
 
 def test_second_model_has_the_first_ones_layout() -> None:
