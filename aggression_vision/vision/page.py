@@ -94,6 +94,8 @@ def _sample_across(
     gray: NDArray[np.float32], pts: NDArray[np.float64], normal: NDArray[np.float64], offset: float
 ) -> NDArray[Any]:
     """Brightness of ``gray`` at ``pts`` moved ``offset`` pixels along ``normal`` (bilinear)."""
+    if len(pts) == 0:
+        return np.zeros(0, np.float32)  # (OpenCV 5 refuses an empty map)
     q = (pts + offset * normal).astype(np.float32)
     return cv2.remap(
         gray,
