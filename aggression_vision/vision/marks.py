@@ -36,6 +36,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from aggression_vision.game.board import enemy_armies
+from aggression_vision.game.state import ARMIES_PER_PLAYER
 from aggression_vision.vision import digits
 from aggression_vision.vision.ink import connected_components
 from aggression_vision.vision.types import CountryMarks, Segmentation
@@ -902,6 +903,7 @@ class MarksSettings:
     pairs_below: float = 0.9
     pairs_two_below: float = 0.0
     pairs_confidence: float = 0.7
+    hundred_least: float = 0.05  # see :func:`hundred_armies` (above 1: off)
     touch_shift: float = 0.3  # writing heights a touching stroke is moved down (0: off)
     touch_least: float = 0.02  # least underline probability of a number looked at
     touch_skip: str = "2"  # digits whose own stroke lies flat along the bottom
@@ -1139,6 +1141,7 @@ def read_page(
     else:
         upright = {}
     lp: list[NDArray[np.float32]] = []
+    ll: list[NDArray[np.float64]] = []
     inputs: dict[int, NDArray[np.float32]] = {}
     readings = read_clusters(
         crops,
@@ -1149,6 +1152,7 @@ def read_page(
         known=upright,
         logprobs=lp,
         inputs=inputs,
+        likelihoods=ll,
     )
     if net is not None and backend == "cnn" and cfg.view_angles:
         readings = _reread_turned(readings, crops, lp[0], net, cfg)
@@ -1207,6 +1211,8 @@ def read_page(
     if cfg.pen_owner_separation > 0 and owners:
         back = _page_matrix(turn, (ox, oy), seg.gray.shape, seg_full.gray.shape)
         marks = _pen_owners(marks, owners, clusters, crops, seg_full.image, back, cfg)
+    if backend == "cnn" and ll:
+        marks = hundred_armies(marks, _number_posteriors(marks, owners, clusters, ll[0]), cfg)
     marks = unconquerable_crosses(marks, seg_full.adjacency, crosses, cfg)
     return PageReading(marks, float(turn), clusters, crops, readings)
 
@@ -3330,6 +3336,7 @@ def read_clusters(
     known: dict[int, tuple[NDArray[np.float32], float, float]] | None = None,
     logprobs: list[NDArray[np.float32]] | None = None,
     inputs: dict[int, NDArray[np.float32]] | None = None,
+    likelihoods: list[NDArray[np.float64]] | None = None,
 ) -> list[ClusterReading]:
     """Read a batch of cluster crops (ink darkness images) in one network call.
 
@@ -3337,7 +3344,9 @@ def read_clusters(
     crop (see :func:`writing_orientation`); the others are run. ``logprobs``: when
     given, receives the network's log probabilities of the batch (one array).
     ``inputs``: when given, receives the network inputs made of the crops run, by
-    index of the crop (a second network reads some of them again).
+    index of the crop (a second network reads some of them again). ``likelihoods``:
+    when given, receives the log-likelihood of each text of the closed vocabulary
+    (:func:`_closed_vocabulary`) for each crop (one (N, K) array).
     """
     cfg = settings or MarksSettings()
     if not crops:
@@ -3366,7 +3375,9 @@ def read_clusters(
         )
     if logprobs is not None:
         logprobs.append(out.logprobs)
-    texts, probs, alts, nums = _readings(out.logprobs, pairs=cfg.pair_vocabulary)
+    texts, probs, alts, nums = _readings(
+        out.logprobs, pairs=cfg.pair_vocabulary, likelihoods=likelihoods
+    )
     if backend == "tesseract":
         from aggression_vision.vision import ocr
 
@@ -4065,14 +4076,20 @@ def best_readings(
 
 
 def _readings(
-    logprobs: NDArray[np.float32], *, pairs: bool = True
+    logprobs: NDArray[np.float32],
+    *,
+    pairs: bool = True,
+    likelihoods: list[NDArray[np.float64]] | None = None,
 ) -> tuple[list[str], list[float], list[tuple[str, float]], list[tuple[str, float]]]:
     """Texts, posteriors, each item's likeliest letter with the letters' mass, and its
-    likeliest number with the numbers' mass."""
+    likeliest number with the numbers' mass. ``likelihoods``: when given, receives the
+    log-likelihoods of the closed vocabulary's texts (one (N, K) array)."""
     vocab = digits.vocabulary()
     n_base = 1 + digits.MAX_ARMIES + len(digits.LETTERS)
     base = vocab[:n_base]
     ll = digits.ctc_log_likelihood(logprobs, base)
+    if likelihoods is not None:
+        likelihoods.append(ll)
     greedy = digits.greedy_decode(logprobs)
     need = [
         i
@@ -4376,6 +4393,94 @@ def unconquerable_crosses(
         ):
             out[k] = replace(m, crossed=False)
     return out
+
+
+def hundred_armies(
+    marks: dict[int, CountryMarks],
+    posteriors: dict[int, NDArray[np.float64]],
+    settings: MarksSettings | None = None,
+) -> dict[int, CountryMarks]:
+    """``marks`` with, for each player whose numbers do not add up to the
+    ``ARMIES_PER_PLAYER`` armies a player places, the one number that gives that total
+    when read otherwise read so, when that reading is likely enough.
+
+    The numbers of a page in the last phase add up to 100 for each player (a player
+    short of it ran out of countries to fill): a player's total off by ``d`` points to
+    one number misread by ``d``. Of the player's numbers ``n`` with a posterior for
+    ``n + d``, the one where that posterior is highest is read ``n + d`` when it is at
+    least ``MarksSettings.hundred_least``; the others are kept.
+
+    Parameters
+    ----------
+    marks : dict of int to CountryMarks
+        By region index; the underline tells whose a number is.
+    posteriors : dict of int to (100,) float array
+        By region index, the posterior of the region's number reading over the numbers
+        1-100 (index ``n - 1`` for ``n``); regions without one are never changed.
+    settings : MarksSettings, optional
+
+    Returns
+    -------
+    dict of int to CountryMarks
+        ``marks`` with at most one number per player changed (its confidence at most
+        that posterior).
+
+    Examples
+    --------
+    >>> post = np.full(100, 0.001); post[[2, 7]] = [0.6, 0.3]  # "3", maybe "8"
+    >>> marks = {0: CountryMarks(92, True, False, None, 0.6),
+    ...          1: CountryMarks(3, True, False, None, 0.6)}
+    >>> hundred_armies(marks, {1: post})[1].armies
+    8
+    """
+    cfg = settings or MarksSettings()
+    out = dict(marks)
+    for first in (True, False):
+        own = {k: m for k, m in marks.items() if m.armies is not None and m.underlined == first}
+        d = ARMIES_PER_PLAYER - sum(m.armies or 0 for m in own.values())
+        best: tuple[float, int] | None = None
+        for k in sorted(own):
+            n = (own[k].armies or 0) + d
+            if d and k in posteriors and 1 <= n <= digits.MAX_ARMIES:
+                p = float(posteriors[k][n - 1])
+                if p >= cfg.hundred_least and (best is None or p > best[0]):
+                    best = (p, k)
+        if best is not None:
+            p, k = best
+            m = own[k]
+            out[k] = replace(m, armies=(m.armies or 0) + d, confidence=min(m.confidence, p))
+    return out
+
+
+def _number_posteriors(
+    marks: dict[int, CountryMarks],
+    owners: dict[int, tuple[ClusterReading, float]],
+    clusters: list[Cluster],
+    likelihoods: NDArray[np.float64],
+) -> dict[int, NDArray[np.float64]]:
+    """The first network's posterior over the numbers 1-100 of each region's number
+    reading (``owners``, as :func:`_combine` fills it), by region index: only for the
+    players whose numbers do not add up to ``ARMIES_PER_PLAYER`` (see
+    :func:`hundred_armies`). ``likelihoods``: the log-likelihoods of the closed
+    vocabulary for the crops of ``clusters``, in order (see :func:`read_clusters`)."""
+    totals = {True: 0, False: 0}
+    for m in marks.values():
+        totals[m.underlined] += m.armies or 0
+    index = {id(c): i for i, c in enumerate(clusters)}
+    regions = [
+        k
+        for k, (num, _) in sorted(owners.items())
+        if id(num.cluster) in index
+        and marks[k].armies is not None
+        and totals[marks[k].underlined] != ARMIES_PER_PLAYER
+    ]
+    if not regions:
+        return {}
+    rows = [index[id(owners[k][0].cluster)] for k in regions]
+    ll = likelihoods[rows, 1 : 1 + digits.MAX_ARMIES]
+    post = np.exp(ll - ll.max(axis=1, keepdims=True))
+    post /= post.sum(axis=1, keepdims=True)
+    return dict(zip(regions, post, strict=True))
 
 
 def _number_among_letters(

@@ -915,6 +915,45 @@ def test_a_doubtful_cross_out_no_conquest_could_explain_is_taken_off() -> None:
     assert unconquerable_crosses(marks, adjacency, {0: 0.6, 3: 0.6}, off) == marks
 
 
+def test_a_number_that_makes_a_players_total_a_hundred_is_read_so() -> None:
+    from aggression_vision.vision.marks import hundred_armies
+    from aggression_vision.vision.types import CountryMarks
+
+    def post(**numbers: float) -> np.ndarray:
+        p = np.full(100, 1e-4)
+        for n, q in numbers.items():
+            p[int(n[1:]) - 1] = q
+        return p
+
+    # First player (underlined): 60 + 30 + 3 = 93, 7 short: "3" may be 10 (0.2), "60"
+    # may be 67 (0.1): the likelier one is changed. Second player: 100, left alone.
+    marks = {
+        0: CountryMarks(60, True, False, None, 0.9),
+        1: CountryMarks(30, True, False, None, 0.9),
+        2: CountryMarks(3, True, True, None, 0.9),
+        3: CountryMarks(99, False, False, None, 0.9),
+        4: CountryMarks(1, False, False, None, 0.9),
+        5: CountryMarks(None, False, False, None, 0.9),
+    }
+    posts = {
+        0: post(n60=0.8, n67=0.1),
+        1: post(n30=0.9),
+        2: post(n3=0.6, n10=0.2),
+        3: post(n99=0.5, n98=0.4),
+        4: post(n1=0.5, n2=0.4),
+    }
+    got = hundred_armies(marks, posts, MarksSettings())
+    assert [got[k].armies for k in range(6)] == [60, 30, 10, 99, 1, None]
+    assert got[2].crossed and got[2].underlined and got[2].confidence == pytest.approx(0.2)
+    # Not likely enough: kept.
+    assert hundred_armies(marks, posts, MarksSettings(hundred_least=0.3)) == marks
+    # A number without a posterior is never changed. Second player over by one: "99"
+    # may be 98 (0.4), "2" may be 1 (0.5).
+    over = {**marks, 4: CountryMarks(2, False, False, None, 0.9)}
+    got = hundred_armies(over, {k: v for k, v in posts.items() if k != 2}, MarksSettings())
+    assert [got[k].armies for k in range(5)] == [67, 30, 3, 99, 1]
+
+
 def test_fast_paths_give_the_same_numbers_as_the_plain_ones() -> None:
     """The speed-ups of the cutter and the bar tests change no bit: the paper level
     taken in 8 bits equals numpy/OpenCV in float32, _cov equals np.cov."""
