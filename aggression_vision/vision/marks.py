@@ -4402,13 +4402,15 @@ def hundred_armies(
 ) -> dict[int, CountryMarks]:
     """``marks`` with, for each player whose numbers do not add up to the
     ``ARMIES_PER_PLAYER`` armies a player places, the one number that gives that total
-    when read otherwise read so, when that reading is likely enough.
+    when read otherwise read so, when that reading is likely enough; only on a page in
+    the last phase (some number crossed out).
 
     The numbers of a page in the last phase add up to 100 for each player (a player
     short of it ran out of countries to fill): a player's total off by ``d`` points to
     one number misread by ``d``. Of the player's numbers ``n`` with a posterior for
     ``n + d``, the one where that posterior is highest is read ``n + d`` when it is at
-    least ``MarksSettings.hundred_least``; the others are kept.
+    least ``MarksSettings.hundred_least``; the others are kept. (While the armies are
+    being placed the totals are short of 100: such a page is left alone.)
 
     Parameters
     ----------
@@ -4428,12 +4430,14 @@ def hundred_armies(
     Examples
     --------
     >>> post = np.full(100, 0.001); post[[2, 7]] = [0.6, 0.3]  # "3", maybe "8"
-    >>> marks = {0: CountryMarks(92, True, False, None, 0.6),
+    >>> marks = {0: CountryMarks(92, True, True, None, 0.6),
     ...          1: CountryMarks(3, True, False, None, 0.6)}
     >>> hundred_armies(marks, {1: post})[1].armies
     8
     """
     cfg = settings or MarksSettings()
+    if not any(m.crossed and m.armies is not None for m in marks.values()):
+        return marks
     out = dict(marks)
     for first in (True, False):
         own = {k: m for k, m in marks.items() if m.armies is not None and m.underlined == first}

@@ -947,6 +947,9 @@ def test_a_number_that_makes_a_players_total_a_hundred_is_read_so() -> None:
     assert got[2].crossed and got[2].underlined and got[2].confidence == pytest.approx(0.2)
     # Not likely enough: kept.
     assert hundred_armies(marks, posts, MarksSettings(hundred_least=0.3)) == marks
+    # No number crossed out (armies still being placed): kept.
+    placing = {**marks, 2: CountryMarks(3, True, False, None, 0.9)}
+    assert hundred_armies(placing, posts, MarksSettings()) == placing
     # A number without a posterior is never changed. Second player over by one: "99"
     # may be 98 (0.4), "2" may be 1 (0.5).
     over = {**marks, 4: CountryMarks(2, False, False, None, 0.9)}
