@@ -217,6 +217,11 @@ _CLOCKWISE = ((-1, 0), (-1, 1), (0, 1), (1, 1), (1, 0), (1, -1), (0, -1), (-1, -
 #: on it (the ruling mask's own edge is uncertain by a pixel or two).
 RULING_REACH_PX = 2
 
+#: Pixels from a bridge's target to another loose end for :func:`bridge_ends`
+#: to take the bridge for one joining two ends (the skeleton's end pixel and
+#: the nearest pixel ahead may differ by a step or two).
+END_TO_END_PX = 2
+
 #: Line widths :func:`bridge_ends` walks back at least from a loose end to find
 #: the border's direction (``min_branch`` when longer).
 BRIDGE_WALK_LW = 4.0
@@ -263,6 +268,7 @@ def bridge_ends(
     max_on_ruling: float = 1.0,
     far: NDArray[np.bool_] | None = None,
     far_reach: float = 0.0,
+    end_to_end_thickness: float = np.inf,
 ) -> NDArray[np.bool_]:
     """Continue every loose end of the border network to the ink it points at.
 
@@ -291,7 +297,11 @@ def bridge_ends(
         Printed ruling removed from the ink.
     max_on_ruling : float
         A bridge running along removed ruling for more than this fraction of
-        its length is the ruling's own line, left over, not a drawn border.
+        its length is the ruling's own line, left over, not a drawn border ...
+    end_to_end_thickness : float
+        Pixels: ... unless it joins two loose ends and the line it continues
+        is at least this thick: a border drawn along a printed line, a
+        stretch of it erased with the line (infinite: never).
     min_length : float
         Pixels: shorter gaps are gap closing's (a closing that left them open
         saw two lines that do not meet, such as a ruling line's remnant).
@@ -307,7 +317,8 @@ def bridge_ends(
     """
     h, w = borders.shape
     skeleton = thin(borders)
-    ends = np.argwhere(_loose_ends(skeleton))
+    loose = _loose_ends(skeleton)
+    ends = np.argwhere(loose)
     if len(ends) == 0:
         return borders
     # Half the stroke's thickness at each skeleton pixel.
@@ -376,7 +387,13 @@ def bridge_ends(
             f = np.linspace(0.0, 1.0, max(2, int(length)))
             yy = np.round(y + f * (ty - y)).astype(int)
             xx = np.round(x + f * (tx - x)).astype(int)
-            if on_ruling[yy, xx].mean() > max_on_ruling:
+            if on_ruling[yy, xx].mean() > max_on_ruling and not (
+                thick >= end_to_end_thickness
+                and loose[
+                    max(0, ty - END_TO_END_PX) : ty + END_TO_END_PX + 1,
+                    max(0, tx - END_TO_END_PX) : tx + END_TO_END_PX + 1,
+                ].any()
+            ):
                 continue
         cv2.line(out, (int(x), int(y)), (int(tx), int(ty)), 1, thickness)
     return out.astype(bool)
@@ -2221,6 +2238,7 @@ def segment(
             max_on_ruling=settings.bridge_max_on_ruling,
             far=far,
             far_reach=settings.stub_long_reach * lw,
+            end_to_end_thickness=settings.bridge_end_to_end_thickness * lw,
         )
 
     # Writing welded to a border sticks out of its country once the paper

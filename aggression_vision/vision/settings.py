@@ -391,7 +391,11 @@ class ReaderSettings:
         ... and at most this many (thicker: a shadow or the sheet's edge).
     bridge_max_on_ruling : float
         A bridge that runs along removed printed ruling for more than this
-        fraction of its length is not drawn (1: no limit).
+        fraction of its length is not drawn (1: no limit) ...
+    bridge_end_to_end_thickness : float
+        ... unless it joins two loose ends and the line it continues is at
+        least this many line widths thick (a border drawn along a printed
+        line loses stretches with it; what is left of the ruling is thinner).
     bridge_country_inradius : float
         A paper area closed by a bridge is kept closed only when it holds a
         disc of this radius, in line widths (else it is most often a printed
@@ -715,6 +719,7 @@ class ReaderSettings:
     bridge_max_thickness: float = 2.0
     bridge_country_inradius: float = 4.0
     bridge_max_on_ruling: float = 0.5
+    bridge_end_to_end_thickness: float = 0.75
     writing_max_extent: float = 0.06
     fragment_min_extent: float = 12.0
     fragment_max_fill: float = 1.3

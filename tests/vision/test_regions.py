@@ -299,6 +299,40 @@ def test_bridge_ends_continues_a_broken_line_and_leaves_ticks() -> None:
     assert not out[60, 90:100].any()
 
 
+def test_bridge_ends_joins_two_ends_along_removed_ruling() -> None:
+    lw = 3.0
+    ruling = np.zeros((120, 200), np.uint8)
+    cv2.line(ruling, (0, 60), (199, 60), 1, 1)  # the printed line the border ran along
+    ruling = ruling.astype(bool)
+
+    def bridged(mask: NDArray[np.uint8], **kw: float) -> NDArray[np.bool_]:
+        return bridge_ends(
+            mask.astype(bool),
+            line_width=lw,
+            reach=12 * lw,
+            min_branch=6 * lw,
+            cone=30,
+            ruling=ruling,
+            max_on_ruling=0.5,
+            **kw,
+        )
+
+    broken = np.zeros((120, 200), np.uint8)
+    cv2.line(broken, (10, 60), (80, 60), 1, 3)  # a stretch erased with the ruling
+    cv2.line(broken, (110, 60), (190, 60), 1, 3)
+    assert not bridged(broken)[60, 85:105].any()  # along the ruling: the ruling's own line
+    assert bridged(broken, end_to_end_thickness=0.75 * lw)[60, 80:111].all()
+    # A thin remnant of the ruling is not joined ...
+    thin_line = np.zeros((120, 200), np.uint8)
+    thin_line[60, 10:81] = thin_line[60, 110:191] = 1
+    assert not bridged(thin_line, end_to_end_thickness=0.75 * lw)[60, 85:105].any()
+    # ... nor is a line aimed along the ruling at the side of another border.
+    side = np.zeros((120, 200), np.uint8)
+    cv2.line(side, (10, 60), (80, 60), 1, 3)
+    cv2.line(side, (110, 15), (110, 105), 1, 3)
+    assert not bridged(side, end_to_end_thickness=0.75 * lw)[60, 85:105].any()
+
+
 def _welded_network() -> NDArray[np.bool_]:
     """A T of border lines, a curled stroke (a digit's bowl) hanging off the bar, and a
     straight border stopping short."""
