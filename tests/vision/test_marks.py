@@ -1048,46 +1048,71 @@ def test_a_piece_of_a_straight_border_continued_at_both_ends_is_not_writing() ->
     assert read_marks(seg)[1].underlined
 
 
+class _SureEight:
+    """Reads a sure 8 at any angle; underlined when the lowest ink row is a bar."""
+
+    def run(self, x: np.ndarray) -> digits.NetOutput:
+        steps, classes = digits.INPUT_W // 4, 1 + len(digits.ALPHABET)
+        lp = np.full((steps, classes), np.log(1e-4), np.float32)
+        lp[:, 0] = 0.0
+        lp[10, :] = np.log(0.1 / (classes - 1))
+        lp[10, 1 + digits.ALPHABET.index("8")] = np.log(0.9)
+        lp -= np.logaddexp.reduce(lp, axis=1, keepdims=True)
+        under = []
+        for im in x:
+            rows = np.flatnonzero(im.max(axis=1) > 0.3)
+            cols = np.flatnonzero(im.max(axis=0) > 0.3)
+            low = np.count_nonzero(im[rows[-1]] > 0.3)
+            under.append(float(low >= 0.8 * (cols[-1] - cols[0] + 1)))
+        n = len(x)
+        return digits.NetOutput(
+            np.stack([lp] * n), np.array(under, np.float32), np.zeros(n, np.float32)
+        )
+
+
 def test_the_networks_underlines_turn_an_upside_down_page_whose_text_reads_both_ways() -> None:
     """Numbers that read the same both ways up (0, 8, 69...) leave the vote to the
     underlines; one drawn touching its number is in the number's crop, not a separate
     bar, and only the network's own underline output sees it (dev 621, felt pen)."""
-    from aggression_vision.vision import digits
     from aggression_vision.vision.marks import writing_orientation
-
-    steps, classes = digits.INPUT_W // 4, 1 + len(digits.ALPHABET)
-    lp = np.full((steps, classes), np.log(1e-4), np.float32)
-    lp[:, 0] = 0.0
-    lp[10, :] = np.log(0.1 / (classes - 1))
-    lp[10, 1 + digits.ALPHABET.index("8")] = np.log(0.9)
-    lp -= np.logaddexp.reduce(lp, axis=1, keepdims=True)
-
-    class Symmetric:
-        """Reads a sure 8 at any angle; underlined when the lowest ink row is a bar."""
-
-        def run(self, x: np.ndarray) -> digits.NetOutput:
-            under = []
-            for im in x:
-                rows = np.flatnonzero(im.max(axis=1) > 0.3)
-                cols = np.flatnonzero(im.max(axis=0) > 0.3)
-                low = np.count_nonzero(im[rows[-1]] > 0.3)
-                under.append(float(low >= 0.8 * (cols[-1] - cols[0] + 1)))
-            n = len(x)
-            return digits.NetOutput(
-                np.stack([lp] * n), np.array(under, np.float32), np.zeros(n, np.float32)
-            )
 
     # A ring (an 8 or 0) with its underline above it: the page is upside down.
     crop = np.zeros((44, 32), np.float32)
     cv2.rectangle(crop, (8, 14), (23, 40), 1.0, 3)
     crop[3:6, 2:30] = 1.0
     voters = [crop.copy() for _ in range(5)]
-    net = Symmetric()
+    net = _SureEight()
     turn = writing_orientation(voters, net, rectified=True)  # type: ignore[arg-type]
     assert turn == 180.0
     # Without the network's underlines the text ties and the prior keeps the page as is.
     off = MarksSettings(underline_vote=0.0)
     assert writing_orientation(voters, net, rectified=True, settings=off) == 0.0  # type: ignore[arg-type]
+
+
+def test_a_bar_votes_only_when_the_network_reads_its_cluster_underlined_that_way_up() -> None:
+    """A 1 beside its digit passes for an underline to the geometry, and turned pages a
+    quarter turn (fresh seeds 20141, 20198): its cluster turned the way the bar says is
+    up does not read as underlined."""
+    from aggression_vision.vision.marks import writing_orientation
+
+    ring = np.zeros((44, 32), np.float32)
+    cv2.circle(ring, (16, 22), 10, 1.0, 3)
+    voters = [ring.copy() for _ in range(5)]  # (they read alike at every angle)
+    under = np.zeros((48, 32), np.float32)
+    cv2.circle(under, (16, 20), 10, 1.0, 3)
+    under[42:45, 2:30] = 1.0  # a bar below the ring
+    over = np.ascontiguousarray(under[::-1])  # ... above it
+    net = _SureEight()
+
+    def turn(**kw: object) -> float:
+        return writing_orientation(voters, net, rectified=True, bars=[180.0], **kw)  # type: ignore[arg-type]
+
+    # The bar says the page is upside down; so turned, its bar is above the ring.
+    assert turn(bar_crops=[under]) == 0.0
+    assert turn() == 180.0  # (unchecked, it turns the page)
+    assert turn(bar_crops=[under], settings=MarksSettings(bar_read_underlined=False)) == 180.0
+    # A bar the turn puts below its ring votes.
+    assert turn(bar_crops=[over]) == 180.0
 
 
 class _Neutral:
