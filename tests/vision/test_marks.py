@@ -641,14 +641,17 @@ def test_on_a_lettered_page_a_fragment_does_not_turn_the_number_into_a_letter() 
     assert (m.armies, m.letter) == (1, None)
 
 
-def _lighten(seg: Segmentation, country: int, level: float) -> Segmentation:
+def _lighten(
+    seg: Segmentation, country: int, level: float, cols: tuple[slice, slice] | None = None
+) -> Segmentation:
     """``seg`` with the writing of ``country`` (1-based) drawn ``level`` times as dark and
-    left out of the ink and writing masks (a pencil too light for the region stage)."""
+    left out of the ink and writing masks (a pencil too light for the region stage).
+    ``cols``: only that part of the page (by default the country's columns)."""
     from dataclasses import replace
 
     x0, x1 = (country - 1) * CELL_W + 10, country * CELL_W - 10
     gray = seg.gray.astype(np.float32)
-    cols = np.s_[:, x0:x1]
+    cols = np.s_[:, x0:x1] if cols is None else cols
     gray[cols] = 235 - level * (235 - gray[cols])
     writing, ink = seg.writing.copy(), seg.ink.copy()
     writing[cols] = False
@@ -667,11 +670,72 @@ def test_a_number_too_light_for_the_ink_mask_is_read_in_an_empty_country() -> No
     off = replace(MarksSettings(), light_seed=1.0)
     assert read_marks(light, settings=off)[2].armies is None
     # Erased pencil, far lighter than the writing around it, stays unread; and so does
-    # the empty country.
-    ghost = _lighten(seg, 2, 0.25)
+    # the empty country. (Synthetic erased pencil is 0.1-0.25 times as dark as the
+    # pencil, itself lighter than this page's writing.)
+    ghost = _lighten(seg, 2, 0.18)
     marks = read_marks(ghost)
     assert (marks[2].armies, marks[4].armies) == (None, None)
     assert [marks[k].armies for k in (1, 3)] == [12, 36]
+
+
+def test_a_light_number_beside_a_letter_is_read_on_a_labelled_page() -> None:
+    from dataclasses import replace
+
+    contents = [
+        {"number": 12, "letter": "K"},
+        {"number": 25, "letter": "B"},
+        {"number": 36, "letter": "E"},
+        {"letter": "F"},
+    ]
+    seg = _page(contents, seed=3)
+    # The number of country 2 drawn 0.35 times as dark, left out of the masks; its
+    # letter (from 140 pixels into the country on) stays as it is.
+    x0 = CELL_W + 10
+    light = _lighten(seg, 2, 0.35, cols=np.s_[:, x0 : x0 + 120])
+    marks = read_marks(light)
+    assert (marks[2].armies, marks[2].letter) == (25, "B")
+    assert [(marks[k].armies, marks[k].letter) for k in (1, 3, 4)] == [
+        (12, "K"),
+        (36, "E"),
+        (None, "F"),
+    ]
+    off = replace(MarksSettings(), light_labelled=False)
+    assert read_marks(light, settings=off)[2].armies is None
+
+
+def test_a_light_reading_counts_only_where_the_ink_reads_no_number() -> None:
+    from aggression_vision.vision.marks import Cluster, ClusterReading, _light_kept
+
+    cfg = MarksSettings()
+
+    def reading(region: int, text: str, *, light: bool) -> ClusterReading:
+        cl = Cluster(region, (0, 0, 30, 40), (1, 2), 1.0, light=light)
+        return ClusterReading(cl, text, 0.95, 0.0, 0.0)
+
+    ink = [reading(1, "K", light=False), reading(2, "7", light=False)]
+    light = [reading(1, "25", light=True), reading(2, "25", light=True)]
+    got = _light_kept([*ink, *light], cfg)
+    # Beside a letter the light number counts; beside a number of the ink, nothing.
+    assert [r.text for r in got] == ["K", "7", "25", ""]
+
+
+def test_printed_ruling_is_taken_off_light_ink_and_the_strokes_across_it_stay_whole() -> None:
+    from aggression_vision.vision.marks import _off_ruling
+
+    cfg = MarksSettings()
+    lowish = np.zeros((80, 120), bool)
+    lowish[40:43, :] = True  # a ruled line across the window, 3 pixels thick
+    lowish[28:54, 30:33] = True  # a stroke down across it (a writing height or so)
+    lowish[50:52, 60:80] = True  # a short flat stroke: writing
+    got = _off_ruling(lowish, lowish, 20.0, 3.0, cfg)
+    assert not got[40:43, :25].any() and not got[40:43, 40:].any()
+    assert got[28:54, 30:33].all()  # (one piece: the line's width across it is kept)
+    assert got[50:52, 60:80].all()
+    # With no line, nothing is taken off.
+    bare = lowish.copy()
+    bare[40:43, :] = False
+    bare[40:43, 30:33] = True
+    assert np.array_equal(_off_ruling(bare, bare, 20.0, 3.0, cfg), bare)
 
 
 def test_light_printed_ruling_is_not_writing() -> None:
