@@ -3202,8 +3202,8 @@ def _underlined_bars(
 ) -> list[float]:
     """The rotations of ``bars`` whose cluster (crop of ``crops``) the network reads as
     underlined (probability over ``mark_threshold``) turned by that rotation."""
-    x = np.stack([digits.to_input(rotate_ink(c, a)) for a, c in zip(bars, crops, strict=True)])
-    under = net.run(x).underlined > cfg.mark_threshold
+    views = [rotate_ink(c, a) for a, c in zip(bars, crops, strict=True)]
+    under = _run_views(net, views).underlined > cfg.mark_threshold
     return [a for a, u in zip(bars, under.tolist(), strict=True) if u]
 
 
