@@ -235,6 +235,19 @@ BRIDGE_WINDOW_SLACK_LW = 2.0
 #: line widths in area) is a speck, not a number (:func:`stub_bridges`).
 WRITING_SPECK_LW = 3.0
 
+#: :func:`welded_strokes` tries straight lines at this many angles over 180
+#: degrees, around writing at most ``SEED_MAX_WIDTH`` writing heights wide and
+#: at least ``SEED_MIN_HEIGHT`` high (not the rule under a printed heading).
+STROKE_ANGLES = 12
+SEED_MAX_WIDTH = 4.0
+SEED_MIN_HEIGHT = 0.3
+#: :func:`writing_height` measures writing components at least this many line
+#: widths long and this many square line widths in area (not specks) ...
+HEIGHT_MIN_EXTENT_LW = 3.0
+HEIGHT_MIN_AREA_LW2 = 4.0
+#: ... and is this many line widths on a page with none.
+HEIGHT_DEFAULT_LW = 10.0
+
 #: A piece of writing with more loose skeleton ends than this is a scribble or
 #: a letter, not a broken-off piece of border (:func:`linked_fragments`).
 LINK_MAX_ENDS = 12
@@ -2036,6 +2049,163 @@ def welded_seeds(
     return seeds, barrier
 
 
+def writing_height(writing: NDArray[np.bool_], line_width: float) -> float:
+    """Typical height in pixels of the writing ``writing`` (H, W) bool: the
+    median height of the taller half of its components (8-connected) of some
+    substance (see ``HEIGHT_MIN_EXTENT_LW``); underlines and dots are short."""
+    _, _, stats, _ = connected_components(writing.view(np.uint8))
+    stats = stats[1:]
+    big = (stats[:, cv2.CC_STAT_AREA] >= HEIGHT_MIN_AREA_LW2 * line_width**2) & (
+        np.maximum(stats[:, cv2.CC_STAT_WIDTH], stats[:, cv2.CC_STAT_HEIGHT])
+        >= HEIGHT_MIN_EXTENT_LW * line_width
+    )
+    heights = np.sort(stats[big, cv2.CC_STAT_HEIGHT])
+    if heights.size == 0:
+        return HEIGHT_DEFAULT_LW * line_width
+    return float(np.median(heights[len(heights) // 2 :]))
+
+
+def _line_kernels(length: float, count: int) -> list[NDArray[np.uint8]]:
+    """One-pixel straight lines ``length`` pixels long (odd), at ``count``
+    angles over 180 degrees, each in a square kernel."""
+    side = int(round(length)) | 1
+    c = side // 2
+    kernels = []
+    for a in np.arange(count) * np.pi / count:
+        k = np.zeros((side, side), np.uint8)
+        dx, dy = np.cos(a) * c, np.sin(a) * c
+        ends = (int(round(c - dx)), int(round(c - dy))), (int(round(c + dx)), int(round(c + dy)))
+        cv2.line(k, ends[0], ends[1], 1, 1)
+        kernels.append(k)
+    return kernels
+
+
+def _majority_label(labels: NDArray[np.int32], piece: NDArray[np.bool_]) -> int:
+    """The commonest country label (> 0) under ``piece``; 0 when none."""
+    under = labels[piece]
+    under = under[under > 0]
+    return int(np.bincount(under).argmax()) if under.size else 0
+
+
+def welded_strokes(
+    borders: NDArray[np.bool_],
+    writing: NDArray[np.bool_],
+    labels: NDArray[np.int32],
+    ink: NDArray[np.bool_],
+    *,
+    line_width: float,
+    settings: ReaderSettings,
+) -> NDArray[np.bool_]:
+    """Strokes of numbers welded to a border that the borders kept (issues 5, 6).
+
+    A number whose strokes touch a border loses them to the border network
+    when they are joined to it in the raw ink; what is left in the writing
+    touches the border. Around such writing (``SEED_MAX_WIDTH`` and
+    ``SEED_MIN_HEIGHT``: not a heading's rule), in a country that holds no
+    other writing of a number's height (``welded_stroke_clean``), border ink that no
+    straight line ``welded_stroke_line`` writing heights long fits in (a
+    morphological opening along 12 directions: the border line is straight at
+    that scale, a digit's strokes bend and are shorter) and that touches the
+    writing is a stroke of the number when it sticks ``welded_stroke_depth``
+    writing heights out of the line, into the writing's own country (its
+    paper all round, not a country on the other side: a stretch of border).
+
+    Parameters
+    ----------
+    borders, writing, labels, ink : (H, W) arrays
+        The region stage's borders and writing (bool), countries (int32, 0
+        off every country) and ink mask (bool).
+    line_width : float
+    settings : ReaderSettings
+
+    Returns
+    -------
+    (H, W) bool
+        The strokes (border ink).
+    """
+    h, w = borders.shape
+    out = np.zeros((h, w), dtype=bool)
+    if settings.welded_stroke_depth <= 0:
+        return out
+    text_h = writing_height(writing, line_width)
+    count, comps, stats, _ = connected_components(writing.view(np.uint8))
+    t = max(1, int(round(settings.welded_stroke_touch * line_width)))
+    touch = np.ones((2 * t + 1,) * 2, np.uint8)
+    near_border = cv2.dilate(borders.view(np.uint8), touch) > 0
+    touching = np.zeros(count, dtype=bool)
+    touching[np.unique(comps[near_border & writing])] = True
+    touching[0] = False
+    min_area = settings.welded_stroke_area * line_width**2
+    seeds = np.flatnonzero(
+        touching
+        & (stats[:, cv2.CC_STAT_AREA] >= min_area)
+        & (stats[:, cv2.CC_STAT_WIDTH] <= SEED_MAX_WIDTH * text_h)
+        & (stats[:, cv2.CC_STAT_HEIGHT] >= SEED_MIN_HEIGHT * text_h)
+    )
+    if seeds.size == 0:
+        return out
+
+    def country(k: int) -> int:
+        x, y, cw, ch = (int(v) for v in stats[k, :4])
+        win = np.s_[y : y + ch, x : x + cw]
+        return _majority_label(labels[win], comps[win] == k)
+
+    clean = np.flatnonzero(
+        ~touching & (stats[:, cv2.CC_STAT_HEIGHT] >= settings.welded_stroke_clean * text_h)
+    )
+    numbered = {country(int(k)) for k in clean[clean > 0]}
+    seeds = np.array([k for k in seeds if country(int(k)) not in numbered | {0}], dtype=np.intp)
+    kernels = _line_kernels(settings.welded_stroke_line * text_h, STROKE_ANGLES)
+    margin = int(round(settings.welded_stroke_reach * text_h)) + len(kernels[0])
+    ring = np.ones((5, 5), np.uint8)
+    for k in seeds:
+        x, y, cw, ch = (int(v) for v in stats[k, :4])
+        y0, x0 = max(0, y - margin), max(0, x - margin)
+        win = np.s_[y0 : min(h, y + ch + margin), x0 : min(w, x + cw + margin)]
+        b = borders[win].view(np.uint8)
+        lines = np.zeros_like(b)
+        for kernel in kernels:
+            lines |= np.asarray(cv2.morphologyEx(b, cv2.MORPH_OPEN, kernel), np.uint8)
+        lines = np.asarray(cv2.dilate(lines, np.ones((3, 3), np.uint8)), np.uint8)
+        rest = borders[win] & (lines == 0)
+        if not rest.any():
+            continue
+        _, pieces, pstats, _ = connected_components(rest.view(np.uint8))
+        seed = comps[win] == k
+        beside = (cv2.dilate(seed.view(np.uint8), touch) > 0) & rest
+        hit = np.unique(pieces[beside])
+        hit = hit[hit > 0]
+        hit = hit[
+            (pstats[hit, cv2.CC_STAT_AREA] >= min_area)
+            & (
+                np.maximum(pstats[hit, cv2.CC_STAT_WIDTH], pstats[hit, cv2.CC_STAT_HEIGHT])
+                <= settings.welded_stroke_extent * text_h
+            )
+        ]
+        lab = labels[win]
+        own = _majority_label(lab, seed)
+        if hit.size == 0 or own == 0:
+            continue
+        off_line = cv2.distanceTransform((lines == 0).view(np.uint8), cv2.DIST_L2, 3)
+        # Paper of no country reaching the window's edge lies outside the map
+        # (pockets between a digit and its border do not reach it).
+        unowned = ((lab == 0) & ~ink[win]).view(np.uint8)
+        _, zones = cv2.connectedComponents(unowned, connectivity=4)
+        edge = np.unique(np.concatenate([zones[0], zones[-1], zones[:, 0], zones[:, -1]]))
+        outside = np.isin(zones, edge[edge > 0])
+        for j in hit:
+            piece = pieces == j
+            if off_line[piece].max() < settings.welded_stroke_depth * text_h:
+                continue
+            around = cv2.dilate(piece.view(np.uint8), ring) > 0
+            paper = lab[around & (lab > 0)]
+            others = paper.size + np.count_nonzero(around & outside)
+            mine = np.count_nonzero(paper == own)
+            if paper.size and mine >= settings.welded_stroke_share * others:
+                out[win] |= piece
+    return out
+
+
 def _outline(
     grown: NDArray[np.int32], label: int, stat: NDArray[np.int32], reach: float
 ) -> NDArray[np.int32]:
@@ -2331,6 +2501,12 @@ def segment(
             found = _countries(borders, line_width=lw, settings=settings)
     labels, sea_mask, stats = found.labels, found.barrier, found.stats
     order, ids, centroids, area = found.order, found.ids, found.centroids, found.area
+    borders, writing = borders & mask, writing & ink.mask
+    # The countries are settled: strokes of numbers that are still border ink
+    # now go to the writing (the marks stage reads them).
+    strokes = welded_strokes(borders, writing, labels, ink.mask, line_width=lw, settings=settings)
+    borders &= ~strokes
+    writing |= strokes
     t3 = time.perf_counter()
     timings["regions"] = t3 - t2
 
@@ -2373,8 +2549,8 @@ def segment(
         image=work,
         gray=ink.gray,
         ink=ink.mask,
-        borders=borders & mask,
-        writing=writing & ink.mask,
+        borders=borders,
+        writing=writing,
         labels=labels,
         regions=regions,
         adjacency=adjacency,

@@ -469,6 +469,32 @@ class ReaderSettings:
         The protrusion test first gives each country the paper that gap
         closing filled, or left in pockets, touching that country only (a
         digit welded to a border then sticks out of its country).
+    welded_stroke_depth : float
+        Writing heights: the strokes of a number welded to a border are
+        taken off the borders (:func:`~aggression_vision.vision.regions.welded_strokes`)
+        where they stick out at least this far from every straight stretch
+        of border line. 0 turns it off.
+    welded_stroke_line : float
+        Writing heights: border ink that a straight line this long fits in
+        is border line, not a stroke of a number.
+    welded_stroke_reach : float
+        Writing heights: strokes are looked for this far around the writing
+        (the rest of the number) that touches the border.
+    welded_stroke_touch : float
+        Line widths within which a stroke touches that writing, and that
+        writing the borders.
+    welded_stroke_area : float
+        Square line widths: the least area of that writing and of a stroke.
+    welded_stroke_extent : float
+        Writing heights: the longest stroke (its box's longer side).
+    welded_stroke_share : float
+        The least share of the countries' paper round a stroke that is the
+        writing's own country's (the paper outside the map counting as
+        another's): a stroke sticks into its country, a stretch of border
+        has a country on either side.
+    welded_stroke_clean : float
+        Writing heights: a country that holds writing this tall touching no
+        border has its number already; its strokes are not looked for.
     swallowed_min_area : float
         A paper area that holds a country (a disc of ``stub_country_inradius``
         and this many squared line widths) before gap closing and none after
@@ -741,6 +767,14 @@ class ReaderSettings:
     protrusion_root_sea: float = 3.0  # not extended when mostly this near the sea (line widths)
     protrusion_root_paper: float = 0.3  # least share of countries' paper in its box
     welded_writing: bool = True
+    welded_stroke_depth: float = 0.25  # writing heights off the straight border line
+    welded_stroke_line: float = 1.3
+    welded_stroke_reach: float = 1.0
+    welded_stroke_touch: float = 1.0
+    welded_stroke_area: float = 3.0
+    welded_stroke_extent: float = 1.6
+    welded_stroke_share: float = 0.8
+    welded_stroke_clean: float = 0.5
     swallowed_min_area: float = 80.0
     cut_pocket_inradius: float = 3.5
     curl_min_length: float = 4.0

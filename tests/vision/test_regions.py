@@ -30,6 +30,7 @@ from aggression_vision.vision.regions import (
     swallowed_countries,
     thin,
     welded_seeds,
+    welded_strokes,
 )
 from aggression_vision.vision.settings import ReaderSettings
 from aggression_vision.vision.types import Segmentation
@@ -1013,3 +1014,56 @@ def test_a_border_broken_twice_divides_its_country() -> None:
     assert len(seg.regions) == 3
     off = segment(img, settings=replace(ReaderSettings(), divide_inradius=0.0))
     assert _cell_of(off, *left) == _cell_of(off, *right) != 0
+
+
+def _welded_number() -> tuple[dict[str, NDArray], NDArray[np.bool_]]:
+    # A border line down the middle of two countries (1 left, 2 right). A
+    # number in country 1 touches it: its top is writing, its hook (a bar
+    # and a stem, shorter than the writing height 1.3 times) is joined to the
+    # line and was kept with the borders. Country 2 holds a clean number 30 px
+    # tall (the writing height).
+    borders = np.zeros((200, 200), bool)
+    writing = np.zeros((200, 200), bool)
+    borders[:, 100:103] = True
+    hook = np.zeros((200, 200), bool)
+    hook[120:123, 75:100] = True
+    hook[95:123, 75:78] = True
+    borders |= hook
+    writing[90:93, 75:100] = True
+    writing[80:90, 97:100] = True
+    writing[60:90, 140:143] = True
+    labels = np.where(np.arange(200) < 100, 1, 2).astype(np.int32)[None, :].repeat(200, 0)
+    labels[borders] = 0
+    arrays = {"borders": borders, "writing": writing, "labels": labels, "ink": borders | writing}
+    return arrays, hook
+
+
+def test_the_strokes_of_a_number_welded_to_a_border_are_taken_off_it() -> None:
+    arrays, hook = _welded_number()
+    got = welded_strokes(**arrays, line_width=3.0, settings=ReaderSettings())
+    assert got[hook].mean() > 0.8
+    assert not got[:, 100:103].any()  # the line stays a border
+    off = replace(ReaderSettings(), welded_stroke_depth=0.0)
+    assert not welded_strokes(**arrays, line_width=3.0, settings=off).any()
+
+
+def test_no_strokes_are_taken_where_the_country_has_its_number() -> None:
+    arrays, _ = _welded_number()
+    arrays["writing"][140:170, 40:43] = True  # a clean number in country 1
+    arrays["ink"] = arrays["borders"] | arrays["writing"]
+    assert not welded_strokes(**arrays, line_width=3.0, settings=ReaderSettings()).any()
+
+
+def test_a_stretch_of_border_between_two_countries_is_no_stroke() -> None:
+    # The hook closes a small country 3 against the line: it is a border.
+    arrays, hook = _welded_number()
+    arrays["labels"][95:120, 78:100] = 3
+    assert not welded_strokes(**arrays, line_width=3.0, settings=ReaderSettings()).any()
+
+
+def test_a_flat_rule_touching_a_border_seeks_no_strokes() -> None:
+    # The rule under a printed heading is no number's writing.
+    arrays, _ = _welded_number()
+    arrays["writing"][80:90, 97:100] = False  # the number's top: a flat bar only
+    arrays["ink"] = arrays["borders"] | arrays["writing"]
+    assert not welded_strokes(**arrays, line_width=3.0, settings=ReaderSettings()).any()
