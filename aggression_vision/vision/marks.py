@@ -251,6 +251,18 @@ class MarksSettings:
         (an underlined 7 read as Z beside the country's letter). (Dev photos, marks
         stage on b5641b0's segmentations: 5 countries took a number, 2 of them right,
         owner +4; one kept the wrong one of its two letters.)
+    lone_number_letter : float
+        On a lettered page a country whose only writing reads as a number (no letter)
+        with at least this posterior on the letters holds only its letter: an
+        unoccupied country's I read as 1, S as 5 (above 1: never).
+    plain_letter_number : float
+        On a page that is not lettered, a reading of a letter beside a number ("M4") is
+        its likeliest number ("14") when the numbers hold at least this of its
+        posterior (above 1: never).
+    missing_letter_mass : float
+        On a lettered page a country whose only writing reads as a one-digit number
+        that could be a letter no country has read (see :func:`_missing_letters`), with
+        at least this posterior on the letters, holds only that letter (above 1: never).
     underline_gap : float
         A flat cluster apart from the number is its underline when it lies below the
         number's middle, at most this many writing heights below its box, under at
@@ -847,6 +859,9 @@ class MarksSettings:
     plain_fraction: float = 0.05
     number_from_letter_plain: float = 0.0
     letter_pair_number: float = 0.05
+    lone_number_letter: float = 0.35
+    missing_letter_mass: float = 0.01
+    plain_letter_number: float = 0.1
     underline_gap: float = 0.8
     underline_max_width: float = 2.0
     underline_min_width: float = 0.4
@@ -940,6 +955,7 @@ class MarksSettings:
     pairs_two_below: float = 0.0
     pairs_confidence: float = 0.7
     hundred_least: float = 0.05  # see :func:`hundred_armies` (above 1: off)
+    hundred_owner: float = 0.01  # see :func:`hundred_owners` (above 1: off)
     touch_shift: float = 0.3  # writing heights a touching stroke is moved down (0: off)
     touch_least: float = 0.02  # least underline probability of a number looked at
     touch_skip: str = "2"  # digits whose own stroke lies flat along the bottom
@@ -1246,10 +1262,15 @@ def read_page(
         )
         for reg in seg_full.regions
     }
+    if labelled and cfg.missing_letter_mass <= 1.0:
+        marks = _missing_letters(marks, by_region, owners, cfg)
     if cfg.pen_owner_separation > 0 and owners:
         back = _page_matrix(turn, (ox, oy), seg.gray.shape, seg_full.gray.shape)
         marks = _pen_owners(marks, owners, clusters, crops, seg_full.image, back, cfg)
     if backend == "cnn" and ll:
+        if cfg.hundred_owner <= 1.0:
+            posts = _number_posteriors(marks, owners, clusters, ll[0])
+            marks = hundred_owners(marks, {k: m for k, (_, m) in owners.items()}, posts, cfg)
         marks = hundred_armies(marks, _number_posteriors(marks, owners, clusters, ll[0]), cfg)
     marks = unconquerable_crosses(marks, seg_full.adjacency, crosses, cfg)
     return PageReading(marks, float(turn), clusters, crops, readings)
@@ -4437,6 +4458,31 @@ def _combine(
         if r.alt_letter:
             numbers = [n for n in numbers if n is not r]
             letters = [replace(r, text=r.alt_letter, probability=r.letter_mass)]
+    if labelled and len(numbers) == 1 and not letters:
+        # A lettered page names every country: a country whose only writing reads as a
+        # number that carries ``lone_number_letter`` of its posterior on the letters
+        # holds only its letter (an unoccupied country's I read as 1, S as 5).
+        r = numbers[0]
+        if r.alt_letter and r.letter_mass >= cfg.lone_number_letter:
+            numbers = []
+            letters = [replace(r, text=r.alt_letter, probability=r.letter_mass)]
+    if not labelled:
+        # A page that names no countries holds no letter beside a number: a reading of
+        # a letter and a number ("M4") is a number misread ("14") when the numbers
+        # carry ``plain_letter_number`` of its posterior.
+        misread = [
+            r
+            for r in numbers
+            if r.letter and r.alt_number.isdigit() and r.number_mass >= cfg.plain_letter_number
+        ]
+        if misread:
+            numbers = [
+                replace(r, text=r.alt_number, probability=r.number_mass)
+                if any(r is x for x in misread)
+                else r
+                for r in numbers
+            ]
+            letters = [r for r in letters if not any(r is x for x in misread)]
     if not numbers:
         letters, numbers = _number_among_letters(letters, cfg, labelled=labelled)
     if not labelled and not numbers and letters and cfg.number_from_letter < 1.0:
@@ -4588,6 +4634,82 @@ def hundred_armies(
     return out
 
 
+def hundred_owners(
+    marks: dict[int, CountryMarks],
+    margins: dict[int, float],
+    posteriors: dict[int, NDArray[np.float64]],
+    settings: MarksSettings | None = None,
+) -> dict[int, CountryMarks]:
+    """``marks`` with one number given to the other player when that makes both
+    players' numbers add up to ``ARMIES_PER_PLAYER``; only on a page in the last phase
+    (some number crossed out, see :func:`hundred_armies`).
+
+    When one player's numbers add up to ``ARMIES_PER_PLAYER + a`` and the other's to
+    ``ARMIES_PER_PLAYER - b`` (``a, b > 0``), a number ``a`` of the first player read
+    ``b`` is the other's with its underline misread. Of those numbers, the one likeliest
+    by its underline's doubt (the logistic of minus its evidence's size) times the
+    posterior of ``b`` is given to the other player, read ``b``, when that product is
+    at least ``MarksSettings.hundred_owner``; a reading as another number needs a
+    posterior of at least ``MarksSettings.hundred_least`` too.
+
+    Parameters
+    ----------
+    marks : dict of int to CountryMarks
+        By region index.
+    margins : dict of int to float
+        By region index, the evidence of the number's underline (log-odds over the
+        threshold, see :func:`_pen_owners`); numbers without one are never moved.
+    posteriors : dict of int to (100,) float array
+        As for :func:`hundred_armies`; a number without one is moved only as read.
+    settings : MarksSettings, optional
+
+    Examples
+    --------
+    >>> marks = {0: CountryMarks(60, True, True, None, 0.9),
+    ...          1: CountryMarks(30, False, False, None, 0.9),
+    ...          2: CountryMarks(30, True, False, None, 0.9),
+    ...          3: CountryMarks(40, True, False, None, 0.9),
+    ...          4: CountryMarks(40, False, False, None, 0.9)}
+    >>> hundred_owners(marks, {2: 0.5, 3: 3.0}, {})[2].underlined
+    False
+    """
+    cfg = settings or MarksSettings()
+    if not any(m.crossed and m.armies is not None for m in marks.values()):
+        return marks
+    totals = {True: 0, False: 0}
+    for m in marks.values():
+        totals[m.underlined] += m.armies or 0
+    for over in (True, False):
+        a = totals[over] - ARMIES_PER_PLAYER
+        b = ARMIES_PER_PLAYER - totals[not over]
+        if a > 0 and b > 0:
+            break
+    else:
+        return marks
+    best: tuple[float, int] | None = None
+    for k in sorted(marks):
+        m = marks[k]
+        if m.armies != a or m.underlined != over or k not in margins:
+            continue
+        doubt = 1.0 / (1.0 + float(np.exp(abs(margins[k]))))
+        if b == a:
+            p = 1.0
+        elif k in posteriors and 1 <= b <= digits.MAX_ARMIES:
+            p = float(posteriors[k][b - 1])
+            if p < cfg.hundred_least:
+                continue
+        else:
+            continue
+        if doubt * p >= cfg.hundred_owner and (best is None or doubt * p > best[0]):
+            best = (doubt * p, k)
+    if best is None:
+        return marks
+    k = best[1]
+    out = dict(marks)
+    out[k] = replace(marks[k], armies=b, underlined=not over)
+    return out
+
+
 def _number_posteriors(
     marks: dict[int, CountryMarks],
     owners: dict[int, tuple[ClusterReading, float]],
@@ -4617,6 +4739,48 @@ def _number_posteriors(
     post = np.exp(ll - ll.max(axis=1, keepdims=True))
     post /= post.sum(axis=1, keepdims=True)
     return dict(zip(regions, post, strict=True))
+
+
+def _missing_letters(
+    marks: dict[int, CountryMarks],
+    by_region: dict[int, list[ClusterReading]],
+    owners: dict[int, tuple[ClusterReading, float]],
+    cfg: MarksSettings,
+) -> dict[int, CountryMarks]:
+    """``marks`` of a lettered page with the countries whose only writing is a
+    one-digit number that reads as a letter no country of the page has read as their
+    letter (below the page's last letter read, with at least ``missing_letter_mass``
+    of the posterior on the letters) read as that letter and no number: an unoccupied
+    country's letter misread (an S read as 5, an I as 1). A letter that two such
+    countries could be is left alone. The countries changed leave ``owners``."""
+    read = {m.letter for m in marks.values() if m.letter}
+    if not read:
+        return marks
+    last = max(read)
+    found: dict[str, list[tuple[int, ClusterReading]]] = {}
+    for k, m in marks.items():
+        if m.letter or m.armies is None:
+            continue
+        rs = by_region.get(k, [])
+        nums = [r for r in rs if r.text.isdigit()]
+        if len(nums) != 1 or any(r.letter for r in rs):
+            continue
+        r = nums[0]
+        if (
+            len(r.text) == 1
+            and r.alt_letter
+            and r.alt_letter not in read
+            and r.alt_letter <= last
+            and r.letter_mass >= cfg.missing_letter_mass
+        ):
+            found.setdefault(r.alt_letter, []).append((k, r))
+    out = dict(marks)
+    for letter, hits in found.items():
+        if len(hits) == 1:
+            k, r = hits[0]
+            out[k] = CountryMarks(None, False, False, letter, float(r.letter_mass))
+            owners.pop(k, None)
+    return out
 
 
 def _number_among_letters(

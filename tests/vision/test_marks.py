@@ -1750,3 +1750,102 @@ def test_pair_network_asks_only_unsure_wide_number_readings() -> None:
     two = replace(cfg, pairs_two_below=0.7)
     assert pair_asked(ClusterReading(cl, "47", 0.5, 0.0, 0.0), wide, two)
     assert not pair_asked(ClusterReading(cl, "47", 0.8, 0.0, 0.0), wide, two)
+
+
+def test_a_lone_number_reading_like_a_letter_on_a_lettered_page_is_the_letter() -> None:
+    from aggression_vision.vision.marks import Cluster, ClusterReading, combine
+
+    def reading(text: str, letter: str, mass: float) -> ClusterReading:
+        cl = Cluster(1, (0, 0, 40, 40), (1,))
+        return ClusterReading(cl, text, 0.6, 0.0, 0.0, letter, mass, alt_number=text)
+
+    one_as_i = reading("1", "I", 0.4)
+    m = combine([one_as_i], labelled=True)
+    assert (m.armies, m.letter) == (None, "I")
+    assert combine([one_as_i]).armies == 1  # an unlettered page: a number
+    one = reading("1", "I", 0.2)
+    assert combine([one], labelled=True).armies == 1
+    off = MarksSettings(lone_number_letter=1.1)
+    assert combine([one_as_i], off, labelled=True).armies == 1
+
+
+def test_a_letter_beside_a_number_on_an_unlettered_page_is_a_misread_number() -> None:
+    from aggression_vision.vision.marks import Cluster, ClusterReading, combine
+
+    def reading(text: str, number: str, mass: float) -> ClusterReading:
+        cl = Cluster(1, (0, 0, 40, 40), (1,))
+        return ClusterReading(cl, text, 0.5, 0.9, 0.0, text[0], 0.0, 0.0, number, mass)
+
+    m = combine([reading("M4", "14", 0.3)])
+    assert (m.armies, m.letter, m.underlined) == (14, None, True)
+    assert combine([reading("M4", "14", 0.05)]).armies == 4  # the numbers too unsure
+    m = combine([reading("M4", "14", 0.3)], labelled=True)
+    assert (m.armies, m.letter) == (4, "M")  # a lettered page: a letter and a number
+
+
+def test_a_number_whose_owner_makes_both_totals_a_hundred_changes_hands() -> None:
+    from aggression_vision.vision.marks import hundred_owners
+    from aggression_vision.vision.types import CountryMarks
+
+    def post(n: int, q: float) -> np.ndarray:
+        p = np.full(100, 1e-4)
+        p[n - 1] = q
+        return p
+
+    # First player (underlined) 60 + 30 + 20 = 110, second 60 + 30 = 90: a 10 of the
+    # first player read 10 is the second's. The doubtful underline (margin 0.5) moves.
+    marks = {
+        0: CountryMarks(60, True, True, None, 0.9),
+        1: CountryMarks(30, True, False, None, 0.9),
+        2: CountryMarks(10, True, False, None, 0.9),
+        3: CountryMarks(10, True, False, None, 0.9),
+        4: CountryMarks(60, False, False, None, 0.9),
+        5: CountryMarks(30, False, False, None, 0.9),
+    }
+    margins = {2: 3.0, 3: 0.5}
+    got = hundred_owners(marks, margins, {}, MarksSettings())
+    assert [got[k].underlined for k in range(6)] == [True, True, True, False, False, False]
+    assert got[3].armies == 10
+    # An underline read beyond doubt stays.
+    assert hundred_owners(marks, {2: 9.0, 3: 8.0}, {}, MarksSettings()) == marks
+    # No number crossed out: left alone.
+    placing = {**marks, 0: CountryMarks(60, True, False, None, 0.9)}
+    assert hundred_owners(placing, margins, {}, MarksSettings()) == placing
+    # Second player 60 + 32 = 92: the 10 must read 8 too, by its posterior.
+    short = {**marks, 5: CountryMarks(32, False, False, None, 0.9)}
+    assert hundred_owners(short, margins, {}, MarksSettings()) == short
+    got = hundred_owners(short, margins, {3: post(8, 0.3)}, MarksSettings())
+    assert (got[3].armies, got[3].underlined) == (8, False)
+
+
+def test_a_number_reading_as_a_letter_no_country_has_is_that_letter() -> None:
+    from aggression_vision.vision.marks import Cluster, ClusterReading, _missing_letters
+    from aggression_vision.vision.types import CountryMarks
+
+    def reading(region: int, text: str, letter: str, mass: float) -> ClusterReading:
+        cl = Cluster(region, (0, 0, 40, 40), (1,))
+        return ClusterReading(cl, text, 0.9, 0.0, 0.0, letter, mass)
+
+    # Letters A, B, D read; C's country reads "6" (maybe C), another "5" (maybe S,
+    # past the last letter read), another "13" (two digits).
+    marks = {
+        0: CountryMarks(None, False, False, "A", 0.9),
+        1: CountryMarks(None, False, False, "B", 0.9),
+        2: CountryMarks(None, False, False, "D", 0.9),
+        3: CountryMarks(6, False, False, None, 0.9),
+        4: CountryMarks(5, False, False, None, 0.9),
+        5: CountryMarks(13, False, False, None, 0.9),
+    }
+    by_region = {
+        3: [reading(3, "6", "C", 0.05)],
+        4: [reading(4, "5", "S", 0.05)],
+        5: [reading(5, "13", "C", 0.05)],
+    }
+    owners = {k: (by_region[k][0], -1.0) for k in (3, 4, 5)}
+    got = _missing_letters(marks, by_region, owners, MarksSettings())
+    assert (got[3].armies, got[3].letter) == (None, "C")
+    assert got[4] == marks[4] and got[5] == marks[5]
+    assert sorted(owners) == [4, 5]
+    # Too little weight on the letters: a number.
+    by_region[3] = [reading(3, "6", "C", 0.001)]
+    assert _missing_letters(marks, by_region, {}, MarksSettings())[3] == marks[3]
