@@ -98,6 +98,14 @@ class MarksSettings:
         instead of 120 crops per page.)
     orientation_drop : tuple of float
         See ``orientation_rounds``; one value per round, the last one repeating.
+    orientation_more_clusters, orientation_far : int, float
+        When after the rounds an orientation more than ``orientation_far`` degrees from
+        the best one still races (a half turn: 6/9, 1, 8, 0 read both ways up), up to
+        this many more of the largest clusters join the vote (a race that close
+        should not turn on which 16 clusters were the tallest). (Real sudoku photo
+        02_19_iphone_14_0: 16 voters put upright 0.09 nats ahead of 150 degrees, and a
+        region stage that left two stubs of grid line turned it; 32 voters 0.35. No
+        page of the dev sets or of fresh seeds 20000-20299 changed its orientation.)
     orientation_refine_clusters : int
         How many voters decide the refinements.
     orientation_floor : float
@@ -809,6 +817,8 @@ class MarksSettings:
     orientation_clusters: int = 16
     orientation_rounds: tuple[int, ...] = (3, 3, 4, 6)
     orientation_drop: tuple[float, ...] = (1.25, 0.5)
+    orientation_more_clusters: int = 16
+    orientation_far: float = 45.0  # degrees from the best orientation: another reading
     orientation_refine_clusters: int = 16
     orientation_floor: float = -2.0
     orientation_step: float = 30.0
@@ -3164,7 +3174,8 @@ def writing_orientation(
     typical = float(np.median(heights[shaped or kept]))
     ok = [i for i in kept if 0.5 * typical <= heights[i] <= 2.0 * typical]
     ok.sort(key=lambda i: -heights[i])
-    chosen = ok[: cfg.orientation_clusters] or list(range(len(crops)))[: cfg.orientation_clusters]
+    wide = cfg.orientation_clusters + cfg.orientation_more_clusters
+    chosen = ok[:wide] or list(range(len(crops)))[: cfg.orientation_clusters]
     voters = [crops[i] for i in chosen]
     prior = cfg.orientation_prior
     scorer = _AngleScorer(
@@ -3188,21 +3199,31 @@ def writing_orientation(
         trials = [0.0, 90.0, 180.0, 270.0]
     else:
         trials = [float(a) for a in np.arange(0.0, 360.0, cfg.orientation_step)]
-    rounds = cfg.orientation_rounds or (len(voters),)
+    panel = min(len(voters), cfg.orientation_clusters)
+    rounds = cfg.orientation_rounds or (panel,)
     n_voters = 0
     for i, size in enumerate(rounds):
-        n_voters = min(len(voters), n_voters + size)
+        n_voters = min(panel, n_voters + size)
         score = scorer.score(trials, prior, n_voters=n_voters, letter_penalty=penalty)
         drop = cfg.orientation_drop[min(i, len(cfg.orientation_drop) - 1)]
         trials = [a for a, s_ in zip(trials, score, strict=True) if s_ >= score.max() - drop]
-        if len(trials) == 1 or n_voters >= len(voters):
+        if len(trials) == 1 or n_voters >= panel:
             break
     best = scorer.best(trials, prior, n_voters=n_voters, letter_penalty=penalty)
+    far = [a for a in trials if abs((a - best + 180.0) % 360.0 - 180.0) > cfg.orientation_far]
+    if far and len(voters) > n_voters:
+        # A close race between different readings: more voters decide it (between the
+        # best and the far ones; its neighbours are the refinements' business).
+        best = scorer.best([best, *far], prior, n_voters=len(voters), letter_penalty=penalty)
     if rectified:
         return float(best)
     # A bar (a 1, a stub) reads best at its own slant, not the page's: the refinements
     # are left to the other voters when there are any.
-    fine = [v for v, i in enumerate(chosen) if elongation[i] < cfg.orientation_refine_elongation]
+    fine = [
+        v
+        for v, i in enumerate(chosen[: cfg.orientation_clusters])
+        if elongation[i] < cfg.orientation_refine_elongation
+    ]
     fine = fine[: cfg.orientation_refine_clusters] or None
     for step in cfg.orientation_refine:
         best = scorer.best(

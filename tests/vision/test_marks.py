@@ -1179,6 +1179,43 @@ def test_a_bar_votes_only_when_the_network_reads_its_cluster_underlined_that_way
     assert turn(bar_crops=[over]) == 180.0
 
 
+class _TopHeavyEight:
+    """Reads an 8 as surely as its input's share of ink in the top half."""
+
+    def run(self, x: np.ndarray) -> digits.NetOutput:
+        steps, classes = digits.INPUT_W // 4, 1 + len(digits.ALPHABET)
+        rows = []
+        for im in x:
+            top = im[: im.shape[0] // 2].sum() / max(float(im.sum()), 1e-6)
+            q = float(np.clip(top, 0.02, 0.98))
+            lp = np.full((steps, classes), np.log(1e-4), np.float32)
+            lp[:, 0] = 0.0
+            lp[10, :] = np.log((1.0 - q) / (classes - 1))
+            lp[10, 1 + digits.ALPHABET.index("8")] = np.log(q)
+            rows.append(lp - np.logaddexp.reduce(lp, axis=1, keepdims=True))
+        n = len(x)
+        return digits.NetOutput(np.stack(rows), np.zeros(n, np.float32), np.zeros(n, np.float32))
+
+
+def test_more_voters_decide_a_close_race_between_far_orientations() -> None:
+    """The 16 tallest voters read a little better upside down (6/9, 8 and 0 read both
+    ways up), the shorter ones clearly upright: when far orientations still race after
+    the rounds, more voters join (real sudoku photo 02_19_iphone_14_0)."""
+    from aggression_vision.vision.marks import writing_orientation
+
+    tall = np.zeros((44, 32), np.float32)  # (44 % of its ink in its top half)
+    cv2.rectangle(tall, (6, 4), (25, 40), 1.0, 2)
+    tall[36:41, 6:26] = 1.0
+    short = np.zeros((34, 32), np.float32)  # (81 %: a T)
+    short[2:12, 4:28] = 1.0
+    short[12:32, 14:18] = 1.0
+    voters = [tall.copy() for _ in range(16)] + [short.copy() for _ in range(16)]
+    net = _TopHeavyEight()
+    assert writing_orientation(voters, net, rectified=True) == 0.0  # type: ignore[arg-type]
+    off = MarksSettings(orientation_more_clusters=0)
+    assert writing_orientation(voters, net, rectified=True, settings=off) == 180.0  # type: ignore[arg-type]
+
+
 class _Neutral:
     """A network that reads every crop alike, as nothing in particular."""
 
