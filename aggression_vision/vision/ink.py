@@ -512,6 +512,7 @@ def find_ruling(
     keep_in: NDArray[np.bool_] | None = None,
     texture: NDArray[np.bool_] | None = None,
     off_sheet: NDArray[np.bool_] | None = None,
+    lines: NDArray[np.bool_] | None = None,
 ) -> NDArray[np.bool_]:
     """Pixels of printed paper ruling (the lines of squared, Seyes or lined paper).
 
@@ -538,6 +539,9 @@ def find_ruling(
     off_sheet : (H, W) bool, optional
         Pixels off the sheet (the table around it): they do not set the
         lines' direction.
+    lines : (H, W) bool, optional
+        Filled in place with the ruling's lines before the restriction to
+        ``keep_in`` (their pixels of ``mask``, lighter than ink included).
 
     Returns
     -------
@@ -555,6 +559,7 @@ def find_ruling(
     # The line steps of the families found (page and tiles), in the order of
     # the searches (each search fills its own list: they may run in threads).
     pitches: list[float] = []
+    done: list[tuple[tuple[slice, slice], list[NDArray[np.bool_]]]] = []
 
     def search(
         sl: tuple[slice, slice] | None,
@@ -567,6 +572,7 @@ def find_ruling(
         page = sl is None
         sl = sl or (slice(None), slice(None))
         steps: list[float] = []
+        whole: list[NDArray[np.bool_]] = []
         part, hit = _ruling_in(
             darkness[sl],
             within[sl],
@@ -577,8 +583,12 @@ def find_ruling(
             steps=steps,
             texture=None if texture is None else texture[sl],
             off_sheet=None if off_sheet is None else off_sheet[sl],
+            lines=None if lines is None else whole,
             **kw,
         )
+        if lines is not None:
+            # (In the calling thread: the tiles overlap.)
+            done.append((sl, whole))
         return part, hit, steps
 
     # Perspective fans a ruling out and a curled page bends it: look again in
@@ -676,6 +686,10 @@ def find_ruling(
             results = _in_threads([task for _, task in searches], settings.ruling_threads)
             for (sl, _), (part, _, _) in zip(searches, results, strict=True):
                 ruling[sl] |= part
+    if lines is not None:
+        for sl, parts in done:
+            for part in parts:
+                lines[sl] |= part
     return ruling
 
 
@@ -692,6 +706,7 @@ def _ruling_in(
     steps: list[float] | None = None,
     texture: NDArray[np.bool_] | None = None,
     off_sheet: NDArray[np.bool_] | None = None,
+    lines: list[NDArray[np.bool_]] | None = None,
 ) -> tuple[NDArray[np.bool_], list[float]]:
     """The ruling of one area (the page or a tile of it), and the angles of its families.
 
@@ -837,6 +852,8 @@ def _ruling_in(
             # where the ruling is mostly too faint to be ink, the family's
             # ink is mostly drawing and would set the level itself.
             whole = family.copy()
+            if lines is not None:
+                lines.append(whole)
             family &= keep_in
             if family.any():
                 level = _local_level(darkness, whole)
@@ -1232,6 +1249,67 @@ def _ruling_contrast_gain(
     return cv2.resize(gain, (w, h), interpolation=cv2.INTER_LINEAR)
 
 
+def _faint_on_ruling(
+    darkness: NDArray[np.float32],
+    mask: NDArray[np.bool_],
+    lines: NDArray[np.bool_],
+    sheet: NDArray[np.bool_] | None,
+    guess: float,
+    *,
+    settings: ReaderSettings,
+) -> NDArray[np.bool_]:
+    """The light stretches of a faint drawing on ruled paper (empty when the drawing is not faint).
+
+    Light pencil on ruled paper is hardly darker than the printed lines: where
+    it is lighter than ``ink_darkness`` its borders break. When the drawing's
+    median darkness (``mask`` off the ruling's ``lines``) is below
+    ``ink_faint_ruled_median``, the pixels off the ``lines`` darker than the
+    ruling search's level (``ruling_darkness``; or ``ink_faint_ratio`` of
+    that median) that join the drawing are added. Printed lines the search
+    missed (too light to be ink anywhere) join it too: nothing is added when
+    the pixels farther than a line width (``guess``) from the drawing are
+    more than ``ink_faint_ruled_gain`` of it, and none of those in pieces
+    at least ``ink_faint_ruled_extent`` line widths long.
+
+    Parameters
+    ----------
+    darkness : (H, W) float32
+    mask : (H, W) bool
+        The ink found so far, ruling included.
+    lines : (H, W) bool
+        The ruling's lines (``find_ruling``'s ``lines``, not only their ink).
+    sheet : (H, W) bool or None
+        The sheet's area (the added pixels are counted on it).
+    guess : float
+        A first guess of the line width, in pixels.
+    settings : ReaderSettings
+
+    Returns
+    -------
+    (H, W) bool: the pixels to add to ``mask``.
+    """
+    none = np.zeros_like(mask)
+    drawing = mask & ~lines
+    if not drawing.any():
+        return none
+    typical = float(_median(darkness[drawing]))
+    if typical >= settings.ink_faint_ruled_median:
+        return none
+    level = max(settings.ink_faint_ratio * typical, settings.ruling_darkness)
+    more = components_holding((darkness > level) & ~lines, drawing) & ~mask
+    reach = _disk_kernel(2 * int(round(guess)) + 1)
+    near = cv2.dilate(drawing.view(np.uint8), reach).view(bool)
+    added = more & ~near
+    if sheet is not None:
+        added &= sheet
+    if int(added.sum()) > settings.ink_faint_ruled_gain * int(drawing.sum()):
+        return none
+    count, labels, stats, _ = connected_components(added.view(np.uint8))
+    long = _box_length(stats) >= settings.ink_faint_ruled_extent * guess
+    long[0] = False
+    return more & ~long.take(labels)
+
+
 def _ink_at(
     image: NDArray[np.uint8],
     gray: NDArray[np.uint8],
@@ -1261,6 +1339,15 @@ def _ink_at(
     sheet = area
     if sheet is not None and _kept_by_sheet(mask, sheet, settings=settings) is None:
         sheet = None
+    # The ruling's lines are kept for a faint drawing only. With the ruling,
+    # lighter than such a drawing, the ink's median is below the drawing's.
+    lines = None
+    if (
+        settings.ink_faint_ruled_median > 0
+        and mask.any()
+        and float(_median(darkness[mask])) < settings.ink_faint_ruled_median
+    ):
+        lines = np.zeros_like(mask)
     ruling = find_ruling(
         darkness,
         faint,
@@ -1268,6 +1355,7 @@ def _ink_at(
         keep_in=mask,
         texture=texture,
         off_sheet=None if sheet is None else ~sheet,
+        lines=lines,
     )
     if not ruling.any() and settings.ink_faint_ratio > 0 and mask.any():
         # On plain paper, when the drawing itself is faint (light pencil, low
@@ -1297,6 +1385,8 @@ def _ink_at(
         ruling &= ~_grey_on_coloured_ruling(
             image, raw, ruling, settings=settings, drawing=mask & ~ruling
         )
+    if ruling.any() and lines is not None:
+        mask |= _faint_on_ruling(darkness, mask, ruling | lines, sheet, guess, settings=settings)
     if ruling.any():
         mask = mask & ~ruling
         # Specks left where ruling crossed: drop components smaller than a dot.

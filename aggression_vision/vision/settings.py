@@ -191,6 +191,16 @@ class ReaderSettings:
         ... and only when the ink it adds farther than a line width from the
         ink found before is at most this fraction of it (more is unseen
         ruling or texture).
+    ink_faint_ruled_median : float
+        On a page with printed ruling, a drawing whose ink's median darkness
+        (off the ruling) is below this is faint: its ink counts from
+        ``ruling_darkness`` (the ruling search's level) off the ruling; 0: off ...
+    ink_faint_ruled_gain : float
+        ... unless the ink it adds farther than a line width from the drawing
+        is more than this fraction of it (printed lines the search missed) ...
+    ink_faint_ruled_extent : float
+        ... and without the added pieces (away from the drawing) at least this
+        many line widths long (printed lines, not a border's light stretch).
     ink_darkness_strong : float
         Seed darkness for hysteresis: ink components must contain a pixel at
         least this dark.
@@ -680,6 +690,9 @@ class ReaderSettings:
     ink_faint_ratio: float = 0.25
     ink_darkness_plain: float = 0.03
     ink_faint_max_gain: float = 0.9
+    ink_faint_ruled_median: float = 0.19
+    ink_faint_ruled_gain: float = 0.1
+    ink_faint_ruled_extent: float = 10.0
     ink_darkness_strong: float = 0.25
     ink_weak_extent: float = 8.0
     ink_min_blob: float = 6.0

@@ -624,3 +624,33 @@ def test_a_stroke_across_a_grid_line_is_whole_and_leaves_no_ticks_on_the_line() 
         assert not ink.mask[304:312, x - 3 : x + 4].any()
         assert not ink.mask[290:297, x - 3 : x + 4].any()
     assert ink.mask[420:680, 899:903].all()
+
+
+def test_a_faded_stretch_of_a_pencil_map_on_squared_paper_is_ink() -> None:
+    # Squared paper (crisp lines ~10% darker than the paper) under a pencil
+    # map ~16% darker (blurred), faded over a stretch to ~7%: lighter than
+    # the ink level and than the printed lines.
+    h, w = 1050, 1400
+    img = np.full((h, w, 3), 225, np.uint8)
+    for x in (312, 696, 1104):
+        cv2.line(img, (x, 250), (x, 830), (188, 188, 188), 4)
+    for y in (264, 528, 816):
+        cv2.line(img, (312, y), (1104, y), (188, 188, 188), 4)
+        cv2.line(img, (810, y), (990, y), (206, 206, 206), 4)
+    img = cv2.GaussianBlur(img, (0, 0), 1.0)
+    for y in range(12, h, 24):
+        cv2.line(img, (0, y), (w - 1, y), (203, 203, 203), 2)
+    for x in range(12, w, 24):
+        cv2.line(img, (x, 0), (x, h - 1), (203, 203, 203), 2)
+    rng = np.random.default_rng(3)
+    img = np.clip(img + rng.normal(0, 1.5, img.shape), 0, 255).astype(np.uint8)
+    faded = {}
+    for on in (False, True):
+        settings = ReaderSettings() if on else replace(ReaderSettings(), ink_faint_ruled_median=0.0)
+        ink = find_ink(img, settings=settings)
+        assert ink.ruling[300:500, 320:680].mean() > 0.1
+        faded[on] = ink.mask[254:275, 820:980].any(axis=0).mean()
+        # Neither the grid nor its rims come in.
+        assert ink.mask[300:500, 320:680].mean() < 0.001
+    assert faded[True] > 0.8
+    assert faded[False] < 0.7
