@@ -979,15 +979,17 @@ def test_a_doubtful_cross_out_no_conquest_could_explain_is_taken_off() -> None:
     assert unconquerable_crosses(marks, adjacency, {0: 0.6, 3: 0.6}, off) == marks
 
 
+def _posterior(numbers: dict[int, float]) -> np.ndarray:
+    """A posterior over the numbers 1-100 (index n - 1): ``numbers``' values, 1e-4 elsewhere."""
+    p = np.full(100, 1e-4)
+    for n, q in numbers.items():
+        p[n - 1] = q
+    return p
+
+
 def test_a_number_that_makes_a_players_total_a_hundred_is_read_so() -> None:
     from aggression_vision.vision.marks import hundred_armies
     from aggression_vision.vision.types import CountryMarks
-
-    def post(**numbers: float) -> np.ndarray:
-        p = np.full(100, 1e-4)
-        for n, q in numbers.items():
-            p[int(n[1:]) - 1] = q
-        return p
 
     # First player (underlined): 60 + 30 + 3 = 93, 7 short: "3" may be 10 (0.2), "60"
     # may be 67 (0.1): the likelier one is changed. Second player: 100, left alone.
@@ -1000,11 +1002,11 @@ def test_a_number_that_makes_a_players_total_a_hundred_is_read_so() -> None:
         5: CountryMarks(None, False, False, None, 0.9),
     }
     posts = {
-        0: post(n60=0.8, n67=0.1),
-        1: post(n30=0.9),
-        2: post(n3=0.6, n10=0.2),
-        3: post(n99=0.5, n98=0.4),
-        4: post(n1=0.5, n2=0.4),
+        0: _posterior({60: 0.8, 67: 0.1}),
+        1: _posterior({30: 0.9}),
+        2: _posterior({3: 0.6, 10: 0.2}),
+        3: _posterior({99: 0.5, 98: 0.4}),
+        4: _posterior({1: 0.5, 2: 0.4}),
     }
     got = hundred_armies(marks, posts, MarksSettings())
     assert [got[k].armies for k in range(6)] == [60, 30, 10, 99, 1, None]
@@ -1824,11 +1826,6 @@ def test_a_number_whose_owner_makes_both_totals_a_hundred_changes_hands() -> Non
     from aggression_vision.vision.marks import hundred_owners
     from aggression_vision.vision.types import CountryMarks
 
-    def post(n: int, q: float) -> np.ndarray:
-        p = np.full(100, 1e-4)
-        p[n - 1] = q
-        return p
-
     # First player (underlined) 60 + 30 + 20 = 110, second 60 + 30 = 90: a 10 of the
     # first player read 10 is the second's. The doubtful underline (margin 0.5) moves.
     marks = {
@@ -1851,7 +1848,7 @@ def test_a_number_whose_owner_makes_both_totals_a_hundred_changes_hands() -> Non
     # Second player 60 + 32 = 92: the 10 must read 8 too, by its posterior.
     short = {**marks, 5: CountryMarks(32, False, False, None, 0.9)}
     assert hundred_owners(short, margins, {}, MarksSettings()) == short
-    got = hundred_owners(short, margins, {3: post(8, 0.3)}, MarksSettings())
+    got = hundred_owners(short, margins, {3: _posterior({8: 0.3})}, MarksSettings())
     assert (got[3].armies, got[3].underlined) == (8, False)
 
 
