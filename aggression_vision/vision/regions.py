@@ -241,6 +241,11 @@ WRITING_SPECK_LW = 3.0
 STROKE_ANGLES = 12
 SEED_MAX_WIDTH = 4.0
 SEED_MIN_HEIGHT = 0.3
+#: ... the straight lines it finds are widened by this many pixels (the one-pixel
+#: opening lines miss the stroke's ragged edge), and the paper round a piece is
+#: weighed in a ring this many pixels wide.
+STROKE_LINE_GROW_PX = 1
+STROKE_RING_PX = 2
 #: :func:`writing_height` measures writing components at least this many line
 #: widths long and this many square line widths in area (not specks) ...
 HEIGHT_MIN_EXTENT_LW = 3.0
@@ -2157,7 +2162,7 @@ def welded_strokes(
     seeds = np.array([k for k in seeds if country(int(k)) not in numbered | {0}], dtype=np.intp)
     kernels = _line_kernels(settings.welded_stroke_line * text_h, STROKE_ANGLES)
     margin = int(round(settings.welded_stroke_reach * text_h)) + len(kernels[0])
-    ring = np.ones((5, 5), np.uint8)
+    ring = np.ones((2 * STROKE_RING_PX + 1,) * 2, np.uint8)
     for k in seeds:
         x, y, cw, ch = (int(v) for v in stats[k, :4])
         y0, x0 = max(0, y - margin), max(0, x - margin)
@@ -2166,7 +2171,8 @@ def welded_strokes(
         lines = np.zeros_like(b)
         for kernel in kernels:
             lines |= np.asarray(cv2.morphologyEx(b, cv2.MORPH_OPEN, kernel), np.uint8)
-        lines = np.asarray(cv2.dilate(lines, np.ones((3, 3), np.uint8)), np.uint8)
+        grow = np.ones((2 * STROKE_LINE_GROW_PX + 1,) * 2, np.uint8)
+        lines = np.asarray(cv2.dilate(lines, grow), np.uint8)
         rest = borders[win] & (lines == 0)
         if not rest.any():
             continue
