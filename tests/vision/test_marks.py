@@ -641,6 +641,21 @@ def test_on_a_lettered_page_a_fragment_does_not_turn_the_number_into_a_letter() 
     assert (m.armies, m.letter) == (1, None)
 
 
+def test_a_stray_mark_is_no_number() -> None:
+    from aggression_vision.vision.marks import Cluster, ClusterReading, combine
+
+    def reading(text: str, box: tuple[int, int, int, int]) -> ClusterReading:
+        height = (box[3] - box[1]) / 40  # writing 40 px high
+        return ClusterReading(Cluster(1, box, (1,), height), text, 0.8, 0.0, 0.0)
+
+    assert combine([reading("1", (100, 100, 106, 110))]).armies is None  # a speck
+    assert combine([reading("22", (100, 100, 190, 118))]).armies is None  # a flat stroke
+    assert combine([reading("1", (100, 100, 110, 136))]).armies == 1  # writing height
+    assert combine([reading("100", (100, 100, 140, 116))]).armies == 100  # small, 3 digits
+    speck = reading("4", (100, 150, 110, 160))
+    assert combine([reading("7", (100, 100, 120, 140)), speck]).confidence == 0.8  # one number
+
+
 def _lighten(
     seg: Segmentation, country: int, level: float, cols: tuple[slice, slice] | None = None
 ) -> Segmentation:
