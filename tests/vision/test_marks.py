@@ -1271,6 +1271,31 @@ def test_border_stubs_do_not_set_the_writing_height_of_the_orientation_vote() ->
     assert not shown & set(range(4, 12))
 
 
+def test_pieces_of_a_squared_grid_do_not_set_the_writing_height_of_the_orientation_vote() -> None:
+    """A squared page's grid leaves short pieces 4-6 times longer than wide (fresh seed
+    20087: 5-8 px pieces around 30-50 px numbers); outnumbering the numbers, they do not
+    set the writing height: the numbers vote, the pieces do not."""
+    from aggression_vision.vision.marks import _elongation
+
+    rings = []
+    for _ in range(4):
+        crop = np.zeros((48, 40), np.float32)
+        cv2.rectangle(crop, (8, 6), (30, 40), 1.0, 3)
+        rings.append(crop)
+    pieces = []
+    for _ in range(8):
+        crop = np.zeros((20, 30), np.float32)
+        crop[8:11, 4:18] = 1.0
+        pieces.append(crop)
+    assert 4.0 < _elongation(pieces[0]) < 6.0
+    shown = _voters_shown(rings + pieces)
+    assert set(range(4)) <= shown
+    assert not shown & set(range(4, 12))
+    # Counted as writing, the pieces' height (3 px) is the writing's: only they vote.
+    shown = _voters_shown(rings + pieces, settings=MarksSettings(orientation_bar_elongation=6.0))
+    assert shown == set(range(4, 12))
+
+
 def test_clusters_along_the_borders_vote_only_when_few_others_do() -> None:
     crops = []
     for i in range(12):
