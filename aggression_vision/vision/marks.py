@@ -4556,7 +4556,8 @@ def _combine(
     for r in readings:
         if r is num:
             continue
-        if _below(r.cluster, num.cluster, cfg):
+        # (A letter under the number is the country's name, not its underline.)
+        if _below(r.cluster, num.cluster, cfg) and _kind(r.text, cfg) != "letter":
             underlined = max(underlined, r.underlined)
             bar_below = bar_below or _bar_shaped(r, cfg)
         if r.text:

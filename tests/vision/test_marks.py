@@ -350,6 +350,22 @@ def test_a_detached_underline_counts_whatever_it_reads_as() -> None:
     assert not combine([num, letter]).underlined
 
 
+def test_a_small_letter_below_is_no_underline_whatever_the_network_says() -> None:
+    from aggression_vision.vision.marks import Cluster, ClusterReading, combine
+
+    def reading(text: str, box: tuple[int, int, int, int], u: float) -> ClusterReading:
+        height = (box[3] - box[1]) / 40  # writing 40 px high
+        return ClusterReading(Cluster(1, box, (1,), height), text, 0.9, u, 0.0)
+
+    num = reading("9", (100, 100, 130, 140), 0.0)
+    # The country's name written small under its number, that the network finds
+    # "underlined" (0.6); the same stroke reading as no letter counts.
+    name = reading("D", (102, 146, 126, 174), 0.6)
+    m = combine([num, name], labelled=True)
+    assert m.armies == 9 and m.letter == "D" and not m.underlined
+    assert combine([num, reading("", (102, 146, 126, 174), 0.6)]).underlined
+
+
 def test_a_detached_bar_below_is_an_underline_however_unsure_the_network() -> None:
     from aggression_vision.vision.marks import Cluster, ClusterReading, combine
 
