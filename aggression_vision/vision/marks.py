@@ -588,7 +588,7 @@ class MarksSettings:
         than ``stray_flat`` times wider than high (a flat stroke): the country holds no
         number by it (see :func:`_stray`). 0 and infinity: off. (Dev photos, marks stage
         on 16f2a82's segmentations: 9 unoccupied countries no longer read with a number,
-        no number lost; 0.45: 19 more unoccupied, but 4 numbers lost on dev, 15 on the
+        no number lost; 0.45: 19 instead of 9, but 4 numbers lost on dev, 15 on the
         validation photos.)
     grid_low, grid_span, grid_margin, grid_keep : float
         Printed ruling left in a number's crop (see :func:`_printed_lines`): a row or
