@@ -460,6 +460,20 @@ def test_digit_too_light_for_the_ink_mask_is_read_with_its_number() -> None:
     assert read_marks(seg, settings=MarksSettings(faint_level=10.0))[1].armies != 28
 
 
+def test_light_printed_grid_beside_a_number_is_no_digit_of_it() -> None:
+    """A cross of thin light grid lines beside a digit (the borders' edges and the
+    digit cut it out of the grid) is as light as a lighter digit but thinner than a
+    pen's stroke: not read with the number (``faint_stroke``)."""
+    seg = _page([{"number": 5}], seed=2)
+    ys, xs = np.nonzero(seg.writing)
+    x0, y0, y1 = int(xs.min()), int(ys.min()), int(ys.max())
+    light = 235 - int(0.6 * 180)  # 60% of the writing's darkness
+    seg.gray[y0 + 1 : y1 - 1, x0 - 7] = light  # one pixel wide (a third of a line width)
+    seg.gray[(y0 + y1) // 2, x0 - 21 : x0 - 3] = light
+    assert read_marks(seg)[1].armies == 5
+    assert read_marks(seg, settings=MarksSettings(faint_stroke=0.0))[1].armies == 15
+
+
 def test_underline_too_light_for_the_ink_mask_still_marks_the_owner() -> None:
     import cv2
 
