@@ -1283,19 +1283,31 @@ def _voters_shown(crops: list[np.ndarray], **kw: object) -> set[int]:
     return {i for i, c in enumerate(crops) if id(c) in upright}
 
 
-def test_border_stubs_do_not_set_the_writing_height_of_the_orientation_vote() -> None:
-    """Short straight stubs (border ends, ticks) outnumbering the numbers: the numbers'
-    height is the writing's, and they vote (dev2 305)."""
+def _number_rings() -> list[np.ndarray]:
+    """Four 0-like rings of a number's height: the voters the orientation tests keep."""
     rings = []
     for _ in range(4):
         crop = np.zeros((48, 40), np.float32)
         cv2.rectangle(crop, (8, 6), (30, 40), 1.0, 3)
         rings.append(crop)
-    stubs = []
+    return rings
+
+
+def _flat_bars(width: int, x0: int, x1: int) -> list[np.ndarray]:
+    """Eight 3-px-thick flat bars from x0 to x1 on 20-px-high crops: short straight pieces."""
+    bars = []
     for _ in range(8):
-        crop = np.zeros((20, 44), np.float32)
-        crop[8:11, 4:40] = 1.0
-        stubs.append(crop)
+        crop = np.zeros((20, width), np.float32)
+        crop[8:11, x0:x1] = 1.0
+        bars.append(crop)
+    return bars
+
+
+def test_border_stubs_do_not_set_the_writing_height_of_the_orientation_vote() -> None:
+    """Short straight stubs (border ends, ticks) outnumbering the numbers: the numbers'
+    height is the writing's, and they vote (dev2 305)."""
+    rings = _number_rings()
+    stubs = _flat_bars(44, 4, 40)
     shown = _voters_shown(rings + stubs)
     assert set(range(4)) <= shown
     assert not shown & set(range(4, 12))
@@ -1307,16 +1319,8 @@ def test_pieces_of_a_squared_grid_do_not_set_the_writing_height_of_the_orientati
     set the writing height: the numbers vote, the pieces do not."""
     from aggression_vision.vision.marks import _elongation
 
-    rings = []
-    for _ in range(4):
-        crop = np.zeros((48, 40), np.float32)
-        cv2.rectangle(crop, (8, 6), (30, 40), 1.0, 3)
-        rings.append(crop)
-    pieces = []
-    for _ in range(8):
-        crop = np.zeros((20, 30), np.float32)
-        crop[8:11, 4:18] = 1.0
-        pieces.append(crop)
+    rings = _number_rings()
+    pieces = _flat_bars(30, 4, 18)
     assert 4.0 < _elongation(pieces[0]) < 6.0
     shown = _voters_shown(rings + pieces)
     assert set(range(4)) <= shown
