@@ -935,6 +935,10 @@ def synth(
 
     Sample i uses seed SEED+i (named synth-SEED+i), so each can be regenerated alone.
     """
+    from aggression_vision.synth.handwriting import missing_hands
+
+    for line in missing_hands():
+        typer.echo(f"note: {line} (the same seeds give other photos where they exist)", err=True)
     if game:
         from aggression_vision.synth.sequence import write_game
 

@@ -298,6 +298,22 @@ def load_mnist_cached(
     return _mnist_cached(str(shared_dir or default_shared_dir()))
 
 
+def missing_hands(shared_dir: Path | None = None) -> list[str]:
+    """What the generator's hands lack on this machine, one line each (empty: nothing).
+
+    Without MNIST (``shared_dir/data/mnist``, by default ``../shared`` beside the checkout)
+    or the Debian handwriting fonts, the same seeds give other photos than where they are
+    present: sets generated on two machines then differ.
+    """
+    lines = []
+    if load_mnist_cached(shared_dir) is None:
+        folder = Path(shared_dir or default_shared_dir()).resolve() / "data" / "mnist"
+        lines.append(f"no MNIST digits in {folder}: drawn without them")
+    if not handwriting_fonts():
+        lines.append("no Debian handwriting fonts installed: drawn without them")
+    return lines
+
+
 def _arc(
     cx: float, cy: float, rx: float, ry: float, a0: float, a1: float, n: int = 14
 ) -> list[tuple[float, float]]:

@@ -152,3 +152,30 @@ def test_load_mnist_missing(tmp_path: Path) -> None:
     with pytest.raises(FileNotFoundError):
         load_mnist(tmp_path)
     assert load_mnist_cached(tmp_path) is None
+
+
+def test_missing_hands_names_the_absent_mnist(tmp_path):
+    from aggression_vision.synth.handwriting import missing_hands
+
+    lines = missing_hands(tmp_path / "nowhere")
+    assert any("no MNIST digits in" in line and "nowhere" in line for line in lines)
+
+
+def test_missing_hands_is_quiet_where_mnist_is(shared_dir):
+    from aggression_vision.synth.handwriting import missing_hands
+
+    assert not any("MNIST" in line for line in missing_hands(shared_dir))
+
+
+def test_synth_command_notes_hands_it_draws_without(tmp_path, monkeypatch):
+    from typer.testing import CliRunner
+
+    from aggression_vision.cli import app
+    from aggression_vision.synth import generate, handwriting
+
+    monkeypatch.setattr(handwriting, "default_shared_dir", lambda: tmp_path / "nowhere")
+    monkeypatch.setattr(generate, "generate_dataset", lambda *a, **k: [])
+    r = CliRunner().invoke(app, ["synth", "--out", str(tmp_path / "out"), "--count", "1"])
+    assert r.exit_code == 0, r.output
+    assert "note: no MNIST digits in" in r.stderr
+    assert "note:" not in r.stdout
