@@ -1304,7 +1304,7 @@ def _faint_on_ruling(
         added &= sheet
     if int(added.sum()) > settings.ink_faint_ruled_gain * int(drawing.sum()):
         return none
-    count, labels, stats, _ = connected_components(added.view(np.uint8))
+    _, labels, stats, _ = connected_components(added.view(np.uint8))
     long = _box_length(stats) >= settings.ink_faint_ruled_extent * guess
     long[0] = False
     return more & ~long.take(labels)

@@ -2915,6 +2915,12 @@ def _drop_ruling_residue(
     return out
 
 
+#: :func:`_off_ruling` looks for printed lines in a band this many pixels across (a line
+#: a few degrees off the page's rows runs straight in a band a few pixels high; a
+#: skeleton-scale tolerance, like the region stage's ``RULING_REACH_PX``).
+_RULING_BAND_PX = 3
+
+
 def _off_ruling(
     low: NDArray[np.bool_],
     lowish: NDArray[np.bool_],
@@ -2929,12 +2935,12 @@ def _off_ruling(
     m = lowish.view(np.uint8)
     n = max(3, int(round(cfg.light_line * text_h)))
     t = 2 * max(1, int(round(lw))) + 1
-    # (A line a few degrees off the rows still runs straight in a band a few pixels high.)
+    band = _RULING_BAND_PX  # (a line a few degrees off the rows, see there)
     rows = cv2.morphologyEx(
-        cv2.dilate(m, np.ones((3, 1), np.uint8)), cv2.MORPH_OPEN, np.ones((1, n), np.uint8)
+        cv2.dilate(m, np.ones((band, 1), np.uint8)), cv2.MORPH_OPEN, np.ones((1, n), np.uint8)
     )
     cols = cv2.morphologyEx(
-        cv2.dilate(m, np.ones((1, 3), np.uint8)), cv2.MORPH_OPEN, np.ones((n, 1), np.uint8)
+        cv2.dilate(m, np.ones((1, band), np.uint8)), cv2.MORPH_OPEN, np.ones((n, 1), np.uint8)
     )
     rows &= m
     cols &= m

@@ -2163,6 +2163,7 @@ def welded_strokes(
     kernels = _line_kernels(settings.welded_stroke_line * text_h, STROKE_ANGLES)
     margin = int(round(settings.welded_stroke_reach * text_h)) + len(kernels[0])
     ring = np.ones((2 * STROKE_RING_PX + 1,) * 2, np.uint8)
+    grow = np.ones((2 * STROKE_LINE_GROW_PX + 1,) * 2, np.uint8)
     for k in seeds:
         x, y, cw, ch = (int(v) for v in stats[k, :4])
         y0, x0 = max(0, y - margin), max(0, x - margin)
@@ -2171,7 +2172,6 @@ def welded_strokes(
         lines = np.zeros_like(b)
         for kernel in kernels:
             lines |= np.asarray(cv2.morphologyEx(b, cv2.MORPH_OPEN, kernel), np.uint8)
-        grow = np.ones((2 * STROKE_LINE_GROW_PX + 1,) * 2, np.uint8)
         lines = np.asarray(cv2.dilate(lines, grow), np.uint8)
         rest = borders[win] & (lines == 0)
         if not rest.any():
