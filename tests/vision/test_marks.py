@@ -1835,7 +1835,9 @@ def test_pair_network_asks_only_unsure_wide_number_readings() -> None:
 
     from aggression_vision.vision.marks import Cluster, ClusterReading, pair_asked, pair_reread
 
-    cfg = MarksSettings()
+    # (Narrower clusters are asked too unless pairs_narrow_confidence is off: see
+    # test_a_narrow_digit_needs_a_surer_pair_reading.)
+    cfg = MarksSettings(pairs_narrow_confidence=1.01)
 
     class NoNet:
         def run(self, x: np.ndarray) -> None:
@@ -1863,6 +1865,44 @@ def test_pair_network_asks_only_unsure_wide_number_readings() -> None:
     two = replace(cfg, pairs_two_below=0.7)
     assert pair_asked(ClusterReading(cl, "47", 0.5, 0.0, 0.0), wide, two)
     assert not pair_asked(ClusterReading(cl, "47", 0.8, 0.0, 0.0), wide, two)
+
+
+def test_a_narrow_digit_needs_a_surer_pair_reading() -> None:
+    from aggression_vision.vision import digits
+    from aggression_vision.vision.digits import NetOutput
+    from aggression_vision.vision.marks import Cluster, ClusterReading, pair_asked, pair_reread
+
+    def net(p17: float) -> object:
+        """A pair network reading "17" with posterior ``p17``, else "7"."""
+
+        class Net:
+            def run(self, x: np.ndarray) -> NetOutput:
+                lp = np.full((len(x), 2, 1 + len(digits.ALPHABET)), 1e-9)
+                one, seven = 1 + digits.ALPHABET.index("1"), 1 + digits.ALPHABET.index("7")
+                lp[:, 0, one], lp[:, 0, 0] = p17, 1.0 - p17  # "1" or blank, then "7"
+                lp[:, 1, seven] = 1.0
+                z = np.zeros(len(x), np.float32)
+                return NetOutput(np.log(lp).astype(np.float32), z, z)
+
+        return Net()
+
+    cfg = MarksSettings()
+    narrow = np.zeros((34, 24), np.float32)
+    narrow[2:32, 4:20] = 1.0
+    wide = np.zeros((34, 60), np.float32)
+    wide[2:32, 5:55] = 1.0
+    cl = Cluster(1, (0, 0, 24, 34), (1,))
+    seven = ClusterReading(cl, "7", 0.5, 0.0, 0.0)
+    assert pair_asked(seven, narrow, cfg)
+    assert not pair_asked(ClusterReading(cl, "7", 0.95, 0.0, 0.0), narrow, cfg)
+    assert not pair_asked(seven, narrow, MarksSettings(pairs_narrow_confidence=1.01))
+
+    def read(crop: np.ndarray, p17: float) -> str:
+        return pair_reread([seven], [crop], cfg, net=net(p17))[0].text  # type: ignore[arg-type]
+
+    assert read(wide, 0.75) == "17"  # pairs_confidence 0.7
+    assert read(narrow, 0.75) == "7"  # pairs_narrow_confidence 0.8
+    assert read(narrow, 0.9) == "17"
 
 
 def test_a_lone_number_reading_like_a_letter_on_a_lettered_page_is_the_letter() -> None:
