@@ -406,6 +406,20 @@ def test_a_number_resting_on_a_border_needs_less_of_an_underline() -> None:
     assert not combine([reading((100, 100, 160, 140), 0.01)]).underlined
 
 
+def test_a_number_that_took_light_ink_beside_it_needs_less_of_an_underline() -> None:
+    from aggression_vision.vision.marks import Cluster, ClusterReading, MarksSettings, combine
+
+    def reading(u: float, *, faint: bool = False) -> ClusterReading:
+        cl = Cluster(1, (100, 100, 160, 140), (1,), 1.0, faint=faint)
+        return ClusterReading(cl, "12", 0.9, u, 0.0)
+
+    least = MarksSettings().underline_faint
+    doubt = (least + MarksSettings().mark_threshold) / 2
+    assert combine([reading(doubt, faint=True)]).underlined
+    assert not combine([reading(doubt)]).underlined
+    assert not combine([reading(least / 2, faint=True)]).underlined
+
+
 def test_a_blurred_number_needs_a_surer_cross_out() -> None:
     import cv2
 
@@ -1997,3 +2011,17 @@ def test_a_number_reading_as_a_letter_no_country_has_is_that_letter() -> None:
     # Too little weight on the letters: a number.
     by_region[3] = [reading(3, "6", "C", 0.001)]
     assert _missing_letters(marks, by_region, {}, MarksSettings())[3] == marks[3]
+
+
+def test_a_faint_cluster_is_read_again_from_its_dark_pieces_only() -> None:
+    from aggression_vision.vision.marks import _dark_pieces
+
+    crop = np.zeros((40, 60), np.float32)
+    crop[5:30, 10:14] = 1.0  # the digit's stroke
+    crop[33:35, 5:20] = 0.9  # its underline
+    crop[5:30, 40:44] = 0.5  # light writing the faint search added beside it
+    view = _dark_pieces(crop, 0.8)
+    assert view is not None
+    assert view[5:30, 40:44].max() == 0.0
+    assert np.array_equal(view[:, :30], crop[:, :30])
+    assert _dark_pieces(crop[:, :30], 0.8) is None  # nothing light to leave out
