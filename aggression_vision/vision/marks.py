@@ -742,6 +742,9 @@ class MarksSettings:
         How: "better", its likeliest number when surer than the first network's
         likeliest text (means over the views); "mean", the likeliest text of the mean
         of both networks' posteriors over the views, when that is a number.
+    crossed_text_weight : float
+        See ``crossed_text_mix``: the crossed-out reader's share of "mean" (the first
+        network's is the rest; 0.5: the plain mean).
     crossed_text_shears : bool
         See ``crossed_text``: the views are the crop and the crop turned by each of
         ``view_angles``, and sheared by each of ``view_shears`` with this.
@@ -1015,6 +1018,7 @@ class MarksSettings:
     crossed_text_nothing: float = 0.5  # ... and of readings of nothing from this one
     crossed_text_net: str = "crossed"  # whose word: second / crossed
     crossed_text_mix: str = "mean"  # how it is taken: better / mean
+    crossed_text_weight: float = 0.67  # ... its share of the mean (the first network's: the rest)
     crossed_text_shears: bool = False  # its views include the sheared ones (view_shears)
     crossed_text_first_views: bool = False  # the first network reads the other views too
     pairs_aspect: float = 1.0
@@ -3988,7 +3992,7 @@ def crossed_text(
     else:
         first = _mean_posterior(logprobs[pick], len(pick))
     if cfg.crossed_text_mix == "mean":
-        word = (first + word) / 2
+        word = cfg.crossed_text_weight * word + (1.0 - cfg.crossed_text_weight) * first
         first = np.zeros_like(first)
     base = _closed_vocabulary()
     result = list(readings)

@@ -73,3 +73,13 @@ def test_the_mean_of_both_readings_replaces_the_text() -> None:
     assert got[0].text == "1"
     off = MarksSettings(crossed_text=1.0)
     assert crossed_text([r], [_crop()], _Reads("1", 0.6), off, _Reads("4", 0.99))[0] is r  # type: ignore[arg-type]
+
+
+def test_the_crossed_out_reader_weighs_more_in_the_mean() -> None:
+    cl = Cluster(1, (0, 0, 20, 30), (1,), 1.0)
+    r = ClusterReading(cl, "1", 0.6, 0.0, 0.9)
+    # Both networks equally sure of different numbers: the weight decides.
+    for weight, text in ((MarksSettings().crossed_text_weight, "4"), (0.33, "1")):
+        cfg = MarksSettings(crossed_text_weight=weight)
+        got = crossed_text([r], [_crop()], _Reads("1", 0.9), cfg, _Reads("4", 0.9))  # type: ignore[arg-type]
+        assert got[0].text == text, weight
