@@ -1352,6 +1352,7 @@ def dividing_pieces(
     contrast: float = 0.0,
     aim_back: float = 0.0,
     cone: float = 0.0,
+    coast: int | None = None,
 ) -> NDArray[np.bool_]:
     """Pieces of writing that divide a country in two, with their joins.
 
@@ -1372,7 +1373,10 @@ def dividing_pieces(
     with a near end, which is then joined too (a border broken twice
     leaves two pieces that point at each other). When the piece so joined
     cuts a country of ``found`` into two parts that each hold a disc of
-    ``min_inradius``, it is border.
+    ``min_inradius`` (with ``coast``, also when, both its far ends near the
+    borders, it cuts a part that holds such a disc and lies farther than
+    ``coast`` pixels from the image's edge off the sea: a stretch of coast),
+    it is border.
     A number in a country is compact or lies clear of its borders; joined
     to them it cuts off at most a corner. Not taken: a piece mostly along
     removed printed ruling (more than ``max_on_ruling`` of it within
@@ -1394,6 +1398,9 @@ def dividing_pieces(
     max_fill, min_straightness, max_share, max_on_ruling, contrast : float
     cone : float
         Degrees (0: no aiming beyond the straight-on ray).
+    coast : int, optional
+        Pixels from the image's edge (a notebook's binding there is no
+        coast); None: no pieces on the sea's side.
     ruling : (H, W) bool, optional
     colour : (H, W, 3) uint8, optional
         The working image (no hue test without it).
@@ -1472,7 +1479,9 @@ def dividing_pieces(
             box = (min(box[0], ob[0]), min(box[1], ob[1]), max(box[2], ob[2]), max(box[3], ob[3]))
         piece = np.isin(lab[box[1] : box[3], box[0] : box[2]], pieces)
         cut = _cut(borders, piece, ends, links, box, thickness)
-        if not _divides(found, cut, box[:2], min_inradius):
+        # (Off the sea only a piece with both ends at the borders: continued
+        # by a ray or aimed, a piece finds some paper to close off.)
+        if not _divides(found, cut, box[:2], min_inradius, coast=None if links else coast):
             continue
         if not all(
             _like_border(
@@ -1679,19 +1688,37 @@ def _cut(
 
 
 def _divides(
-    found: _Found, cut: NDArray[np.bool_], origin: tuple[int, int], min_inradius: float
+    found: _Found,
+    cut: NDArray[np.bool_],
+    origin: tuple[int, int],
+    min_inradius: float,
+    coast: int | None = None,
 ) -> bool:
     """Whether ``cut`` (a window of the page at ``origin`` x, y) divides a
-    country of ``found`` into two parts each holding a disc of ``min_inradius``."""
+    country of ``found`` into two parts each holding a disc of ``min_inradius``,
+    or cuts a part holding such a disc and farther than ``coast`` pixels (when
+    given) from the image's edge off the sea that reaches the edge."""
     x0, y0 = origin
     ch, cw = cut.shape
-    under = found.pockets[y0 : y0 + ch, x0 : x0 + cw][cut]
-    for p in np.unique(under[found.labels[y0 : y0 + ch, x0 : x0 + cw][cut] > 0]):
+    h, w = found.pockets.shape
+    win = np.s_[y0 : y0 + ch, x0 : x0 + cw]
+    under = found.pockets[win][cut]
+    country = found.labels[win][cut] > 0
+    sea = found.sea[win][cut] if coast is not None else np.zeros_like(country)
+    # (A sea that does not reach the image's edge is a frame's: left alone.)
+    outer = touches_edge(found.stats, (h, w), margin=1)
+    for p in np.unique(under[country | sea]):
+        if p not in found.ids and not outer[p]:
+            continue
         px, py, pw, ph = (int(v) for v in found.stats[p, :4])
         bx0, by0 = min(px, x0), min(py, y0)
         bx1, by1 = max(px + pw, x0 + cw), max(py + ph, y0 + ch)
         rest = found.pockets[by0:by1, bx0:bx1] == p
         rest[y0 - by0 : y0 - by0 + ch, x0 - bx0 : x0 - bx0 + cw] &= ~cut
+        if p not in found.ids:
+            if _cut_off_sea(rest, (bx0, by0), (h, w), min_inradius, max(1, coast or 0)):
+                return True
+            continue
         n, parts = cv2.connectedComponents(rest.view(np.uint8), connectivity=8)
         if n <= 2:
             continue
@@ -1699,6 +1726,31 @@ def _divides(
         inradius = np.zeros(n, dtype=np.float32)
         np.maximum.at(inradius, parts.ravel(), dist.ravel())
         if np.sort(inradius[1:])[-2] >= min_inradius:
+            return True
+    return False
+
+
+def _cut_off_sea(
+    rest: NDArray[np.bool_],
+    origin: tuple[int, int],
+    shape: tuple[int, int],
+    min_inradius: float,
+    margin: int,
+) -> bool:
+    """Whether a part of ``rest`` (the sea less a cut, a window of the page at
+    ``origin`` x, y; the page of ``shape``) lies farther than ``margin`` pixels
+    from the page's edge and holds a disc of ``min_inradius``."""
+    n, parts, stats, _ = connected_components(rest.view(np.uint8))
+    boxes = stats.copy()
+    boxes[:, :2] += origin
+    inland = ~touches_edge(boxes, shape, margin=margin)
+    inland[0] = False
+    for q in np.flatnonzero(inland):
+        # The paper around an inland part is within a pixel of its box.
+        x, y, cw, ch = (int(v) for v in stats[q, :4])
+        win = np.s_[max(0, y - 1) : y + ch + 1, max(0, x - 1) : x + cw + 1]
+        mine = (parts[win] == q).view(np.uint8)
+        if cv2.distanceTransform(mine, cv2.DIST_L2, 5).max() >= min_inradius:
             return True
     return False
 
@@ -2500,6 +2552,7 @@ def segment(
             contrast=settings.link_beside_contrast,
             aim_back=settings.divide_aim_back * lw,
             cone=settings.bridge_cone,
+            coast=int(round(settings.gap_step_edge * lw)) if settings.divide_coast else None,
         )
         if divided.any():
             borders = borders | divided

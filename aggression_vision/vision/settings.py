@@ -625,6 +625,12 @@ class ReaderSettings:
         area at most ``link_max_fill`` times its length times the line width).
     divide_aim_back : float
         ... (see above).
+    divide_coast : bool
+        Such a piece with both far ends within ``divide_end_reach`` of the
+        borders is also border when, joined, it cuts a part holding a disc of
+        ``divide_inradius`` off the sea (a stretch of coast broken off by gaps:
+        its country was taken for sea), a part farther than ``gap_step_edge``
+        line widths from the working image's edge.
     polygon_tolerance : float
         Douglas-Peucker tolerance of the output polygons, in line widths.
     """
@@ -816,4 +822,5 @@ class ReaderSettings:
     divide_min_length: float = 6.0
     divide_straightness: float = 0.5
     divide_aim_back: float = 3.0  # a far end's direction: from the piece's last this many lw
+    divide_coast: bool = True
     polygon_tolerance: float = 0.5

@@ -1016,6 +1016,25 @@ def test_a_border_broken_twice_divides_its_country() -> None:
     assert _cell_of(off, *left) == _cell_of(off, *right) != 0
 
 
+def test_a_coast_piece_cut_off_by_gaps_closes_its_country_off_the_sea() -> None:
+    img = _paper(1800, 1400)
+    # The map's coast, broken on the top side of its right country: a bay
+    # (a V too bent for linked_fragments) about 12 px short of both stretches.
+    pts = [(1112, 200), (1600, 200), (1600, 1200), (200, 1200), (200, 200), (988, 200)]
+    cv2.polylines(img, [np.int32(pts).reshape(-1, 1, 2)], False, INK, LW, cv2.LINE_AA)
+    bay = np.int32([(1000, 200), (1050, 275), (1100, 200)]).reshape(-1, 1, 2)
+    cv2.polylines(img, [bay], False, INK, LW, cv2.LINE_AA)
+    cv2.line(img, (900, 200), (900, 1200), INK, LW, cv2.LINE_AA)
+    seg = segment(img)
+    scale = seg.image.shape[1] / 1800  # the working image is smaller
+    left, right = (int(500 * scale), int(700 * scale)), (int(1300 * scale), int(700 * scale))
+    assert 0 != _cell_of(seg, *left) != _cell_of(seg, *right) != 0
+    assert len(seg.regions) == 2
+    off = segment(img, settings=replace(ReaderSettings(), divide_coast=False))
+    assert _cell_of(off, *left) != 0 == _cell_of(off, *right)
+    assert len(off.regions) == 1
+
+
 def _welded_number() -> tuple[dict[str, NDArray], NDArray[np.bool_]]:
     # A border line down the middle of two countries (1 left, 2 right). A
     # number in country 1 touches it: its top is writing, its hook (a bar
