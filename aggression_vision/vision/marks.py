@@ -4092,28 +4092,14 @@ def _touching_underlines(
     views: list[NDArray[np.float32]] = []
     for i, r in enumerate(readings):
         cl = r.cluster
-        if (
-            not r.whole_number
-            or not cfg.touch_least < r.underlined <= cfg.mark_threshold
-            or cl.height < cfg.number_min_height
-            or any(d in r.text for d in cfg.touch_skip)
-        ):
+        if not _underline_doubted(r, cfg) or any(d in r.text for d in cfg.touch_skip):
             continue
         text_h = cl.text_h
         stroke = _touching_stroke(crops[i], text_h, line_width, cfg)
         if stroke is not None:
             pick.append(i)
             views.append(_moved_down(crops[i], stroke, max(2, round(cfg.touch_shift * text_h))))
-    if not pick:
-        return readings
-    out = _run_views(net, views)
-    texts, _, _, _ = _readings(out.logprobs, pairs=cfg.pair_vocabulary)
-    result = list(readings)
-    for j, i in enumerate(pick):
-        u = float(out.underlined[j])
-        if texts[j] == readings[i].text and u > cfg.mark_threshold:
-            result[i] = replace(readings[i], underlined=u)
-    return result
+    return _underlined_when_same(readings, pick, views, net, cfg)
 
 
 def _faint_underlines(
@@ -4134,12 +4120,7 @@ def _faint_underlines(
     views: list[NDArray[np.float32]] = []
     for i, r in enumerate(readings):
         cl = r.cluster
-        if (
-            not cl.faint
-            or not r.whole_number
-            or not cfg.touch_least < r.underlined <= cfg.mark_threshold
-            or cl.height < cfg.number_min_height
-        ):
+        if not cl.faint or not _underline_doubted(r, cfg):
             continue
         clean = (
             None if gray is None or ruled is None else _ruled_view(i, crops, cl, gray, cfg, ruled)
@@ -4148,6 +4129,28 @@ def _faint_underlines(
         if view is not None:
             pick.append(i)
             views.append(view)
+    return _underlined_when_same(readings, pick, views, net, cfg)
+
+
+def _underline_doubted(r: ClusterReading, cfg: MarksSettings) -> bool:
+    """Whether ``r`` is a whole number of writing height whose underline is in doubt
+    (above ``touch_least``, at most ``mark_threshold``): worth another view."""
+    return (
+        r.whole_number
+        and cfg.touch_least < r.underlined <= cfg.mark_threshold
+        and r.cluster.height >= cfg.number_min_height
+    )
+
+
+def _underlined_when_same(
+    readings: list[ClusterReading],
+    pick: list[int],
+    views: list[NDArray[np.float32]],
+    net: digits.MarkNet,
+    cfg: MarksSettings,
+) -> list[ClusterReading]:
+    """``readings`` with those of ``pick`` underlined when their view (``views``, in
+    the same order) is read as the same text, underlined (above ``mark_threshold``)."""
     if not pick:
         return readings
     out = _run_views(net, views)
