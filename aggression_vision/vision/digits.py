@@ -59,11 +59,15 @@ class ModelNotFoundError(AggressionVisionError):
     """The ONNX model file of the reader is missing or cannot be loaded."""
 
 
+#: Darkness (0 paper, 1 the writing's) above which a crop's pixel is ink to :func:`ink_box`.
+INK_LEVEL = 0.15
+
+
 def ink_box(ink: NDArray[np.float32]) -> tuple[int, int, int, int] | None:
-    """The box (y0, y1, x0, x1) of the pixels of ``ink`` darker than 0.15, the box
-    :func:`to_input` scales into the network's frame; None when there is none."""
+    """The box (y0, y1, x0, x1) of the pixels of ``ink`` darker than ``INK_LEVEL``, the
+    box :func:`to_input` scales into the network's frame; None when there is none."""
     # (The box from the rows and columns holding ink: cheaper than every pixel's place.)
-    on = ink > 0.15
+    on = ink > INK_LEVEL
     rows = np.flatnonzero(on.any(axis=1))
     if rows.size == 0:
         return None

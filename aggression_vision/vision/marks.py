@@ -1301,12 +1301,12 @@ def read_page(
             readings = _crossed_without_underline(readings, crops, net, lw, cfg)
         if backend == "cnn":
             readings = _touching_underlines(readings, crops, net, lw, cfg)
-        if cfg.ruling_contrast < 1.0 and cfg.underline_ruled:
+        underline_ruled = cfg.ruling_contrast < 1.0 and cfg.underline_ruled
+        if underline_ruled:
             readings = _ruled_underlines(readings, crops, frame_gray, net, lw, cfg, ruled)
         if backend == "cnn":
-            rules = ruled if cfg.ruling_contrast < 1.0 and cfg.underline_ruled else None
+            rules = ruled if underline_ruled else None
             readings = _faint_underlines(readings, crops, net, cfg, frame_gray, rules)
-        if backend == "cnn":
             readings = crossed_views(readings, crops, settled, cfg)
     # Light pieces are only taken for a confident number, not a lone stroke (paper
     # texture, a shadow's edge or a faint printed mark reads as something else, as
@@ -4164,10 +4164,10 @@ def _underlined_when_same(
 
 
 def _dark_pieces(crop: NDArray[np.float32], core: float) -> NDArray[np.float32] | None:
-    """``crop`` with only its pieces of ink (above 0.15, as :func:`digits.ink_box`
-    sees it) that hold a pixel at least ``core`` dark; None when that leaves it alike
-    or empty."""
-    on = (crop > 0.15).astype(np.uint8)
+    """``crop`` with only its pieces of ink (above ``digits.INK_LEVEL``, as
+    :func:`digits.ink_box` sees it) that hold a pixel at least ``core`` dark; None when
+    that leaves it alike or empty."""
+    on = (crop > digits.INK_LEVEL).astype(np.uint8)
     n, lab, _, _ = _components(on)
     if n <= 2:
         return None

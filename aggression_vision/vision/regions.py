@@ -1703,19 +1703,22 @@ def _divides(
     h, w = found.pockets.shape
     win = np.s_[y0 : y0 + ch, x0 : x0 + cw]
     under = found.pockets[win][cut]
-    country = found.labels[win][cut] > 0
-    sea = found.sea[win][cut] if coast is not None else np.zeros_like(country)
-    # (A sea that does not reach the image's edge is a frame's: left alone.)
-    outer = touches_edge(found.stats, (h, w), margin=1)
-    for p in np.unique(under[country | sea]):
-        if p not in found.ids and not outer[p]:
+    touched = found.labels[win][cut] > 0
+    outer = None
+    if coast is not None:
+        touched |= found.sea[win][cut]
+        # (A sea that does not reach the image's edge is a frame's: left alone.)
+        outer = touches_edge(found.stats, (h, w), margin=1)
+    for p in np.unique(under[touched]):
+        sea = p not in found.ids
+        if sea and (outer is None or not outer[p]):
             continue
         px, py, pw, ph = (int(v) for v in found.stats[p, :4])
         bx0, by0 = min(px, x0), min(py, y0)
         bx1, by1 = max(px + pw, x0 + cw), max(py + ph, y0 + ch)
         rest = found.pockets[by0:by1, bx0:bx1] == p
         rest[y0 - by0 : y0 - by0 + ch, x0 - bx0 : x0 - bx0 + cw] &= ~cut
-        if p not in found.ids:
+        if sea:
             if _cut_off_sea(rest, (bx0, by0), (h, w), min_inradius, max(1, coast or 0)):
                 return True
             continue
