@@ -283,6 +283,26 @@ def test_a_slanted_lone_stroke_is_a_one() -> None:
     assert [r.text for r in out] == ["1", ""]
 
 
+def test_a_one_whose_line_goes_on_beyond_its_ends_is_a_piece_of_ruling() -> None:
+    from aggression_vision.vision.marks import Cluster, ClusterReading, _line_ones
+
+    cfg = MarksSettings()
+    gray = np.full((200, 200), 200, np.uint8)
+    cv2.line(gray, (60, 0), (66, 199), 150, 2)  # printed ruling, slightly slanted
+    cv2.line(gray, (130, 80), (131, 115), 60, 4)  # a pen 1, paper beyond its ends
+    cv2.line(gray, (0, 120), (199, 120), 150, 2)  # ruling across under the 1
+
+    def one(box: tuple[int, int, int, int], **kw: object) -> ClusterReading:
+        cl = Cluster(1, box, (1,), (box[3] - box[1]) / 30, **kw)  # type: ignore[arg-type]
+        return ClusterReading(cl, "1", 0.6, 0.0, 0.0, alt_number="1", number_mass=0.6)
+
+    piece, pen = one((60, 80, 66, 112)), one((127, 78, 135, 117))
+    split = one((60, 80, 66, 112), split_of=(0, 1))  # (judged beside its other part)
+    out = _line_ones([piece, pen, split], gray, cfg)
+    assert [r.text for r in out] == ["", "1", "1"]
+    assert _line_ones([piece], gray, MarksSettings(line_one_reach=0.0)) == [piece]
+
+
 def test_of_two_letters_in_a_country_of_a_lettered_page_one_is_its_number() -> None:
     from aggression_vision.vision.marks import Cluster, ClusterReading, combine
 
