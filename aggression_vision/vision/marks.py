@@ -192,6 +192,14 @@ class MarksSettings:
     row_split_overlap : float
         ... pieces whose heights overlap by less than this fraction of the shorter
         one's height are in different rows ...
+    row_split_small : float
+        ... or when one row holds a piece of ``stack_height`` and the other one at
+        least this many writing heights high that does not lie flat (a country's letter
+        written smaller above or below its number: grouped with it as a bar would be).
+        (Dev photos, marks stage on a34d228's segmentations, with ``resolve_splits``
+        splitting a whole read as a letter and a number: armies 2199 -> 2204 of 2546,
+        owner 2374 -> 2379; validation 20000-20299: armies 4004 -> 4006, letters
+        1255 -> 1258; 0.25 reads the same.)
     split_min_prob : float
         ... and replaced by its two parts when one reads as a letter and the other as a
         number, both with at least this posterior (a country's letter written next to
@@ -906,6 +914,7 @@ class MarksSettings:
     split_max: int = 2
     row_split_height: float = 1.4
     row_split_overlap: float = 0.25
+    row_split_small: float = 0.3
     split_min_prob: float = 0.5
     split_not_letters: str = "IO"
     split_keep_number: float = 0.9
@@ -1621,6 +1630,7 @@ class _Extraction:
                     self.stats,
                     cfg.stack_height * self.text_h,
                     cfg.row_split_overlap,
+                    cfg.row_split_small * self.text_h,
                 )
             for left, right in splits:
                 for side, part in enumerate((left, right)):
@@ -2857,17 +2867,27 @@ def _column_splits(
 
 
 def _row_splits(
-    comps: tuple[int, ...], stats: NDArray[np.int32], min_height: float, overlap: float
+    comps: tuple[int, ...],
+    stats: NDArray[np.int32],
+    min_height: float,
+    overlap: float,
+    small: float | None = None,
 ) -> list[tuple[list[int], list[int]]]:
     """The cut of a cluster into a top and a bottom part at its widest gap between rows
-    of ink, when both parts hold a piece at least ``min_height`` pixels tall (none
-    else).
+    of ink, when both parts hold a piece at least ``min_height`` pixels tall, or one
+    such and the other a piece at least ``small`` pixels tall that is not flat (not
+    twice as wide as high); none else.
 
     Pieces whose vertical extents overlap by at least ``overlap`` of the shorter one's
     height form one row (the gap may be negative: rows that overlap a little).
     """
     if len(comps) < 2:
         return []
+    least = min_height if small is None else min(small, min_height)
+
+    def tall(part: list[int], height: float) -> bool:
+        return any(stats[c][3] >= height and stats[c][2] < 2 * stats[c][3] for c in part)
+
     order = sorted(comps, key=lambda c: stats[c][1])
     rows: list[list[int]] = [[order[0]]]
     bottom = stats[order[0]][1] + stats[order[0]][3]
@@ -2885,8 +2905,10 @@ def _row_splits(
     for g, gap in enumerate(gaps):
         top = [c for row in rows[: g + 1] for c in row]
         low = [c for row in rows[g + 1 :] for c in row]
-        tall = all(any(stats[c][3] >= min_height for c in part) for part in (top, low))
-        if tall and (best is None or gap > best[1]):
+        high = [any(stats[c][3] >= min_height for c in part) for part in (top, low)]
+        # (A smaller letter above or below a number is as much a row as a tall one.)
+        both = all(high) or (high[0] and tall(low, least)) or (high[1] and tall(top, least))
+        if both and (best is None or gap > best[1]):
             best = (g, gap)
     if best is None:
         return []
@@ -4545,7 +4567,10 @@ def resolve_splits(
             p = min(a.probability, b.probability)
             if kinds == {"letter", "number"} and p > best_p and not keep:
                 best, best_p = (a, b), p
-        if best is None and lettered is not None and r.cluster.region not in lettered:
+        # (A whole read as a letter and a number is the country's letter grouped with
+        # its number: its letter is no sign that the letter stands apart.)
+        mixed = r.letter is not None and r.number is not None
+        if best is None and lettered is not None and (r.cluster.region not in lettered or mixed):
             best = _letter_split(cand, cfg)
             if best is not None:
                 # An underline under the letter and the number reads with the whole.

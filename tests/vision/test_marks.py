@@ -681,6 +681,12 @@ def test_on_a_lettered_page_a_country_without_letter_splits_off_a_likely_letter(
     assert [r.underlined for r in got] == [0.9, 0]
     # Another cluster of the country reads as a letter already: kept whole.
     assert resolve_splits([whole, *parts], lettered={1}) == [whole]
+    # ... unless the whole reads as a letter and a number itself ("R4" read R1): its
+    # letter is the one grouped with the number.
+    mixed = reading("R1", 0.4, None, "R", 0.1, 0.3)
+    halves = [reading("R", 0.4, (0, 0), "R", 0.9, 0.1), reading("4", 0.99, (0, 1), "A", 0.0, 1.0)]
+    got = resolve_splits([mixed, *halves], lettered={1})
+    assert [(r.text, r.cluster.split_of) for r in got] == [("R", (0, 0)), ("4", (0, 1))]
     # Too little of the part's posterior on the letters: kept whole.
     weak = [parts[0], reading("1", 0.8, (0, 1), "I", 0.05, 0.9)]
     assert resolve_splits([whole, *weak], lettered=set()) == [whole]
@@ -1498,6 +1504,13 @@ def test_letter_above_number_is_a_trial_split() -> None:
     assert _row_splits((1, 5), stats, 10, 0.25) == [([1], [5])]
     # ... more than that: one row.
     assert _row_splits((1, 5), stats, 10, 0.1) == []
+    # 6: a letter written smaller below the number (y 60-68), 7: a dot (y 60-64).
+    small = np.vstack([stats, [[4, 60, 8, 8, 40], [4, 60, 4, 4, 16]]])
+    assert _row_splits((2, 3, 4, 6), small, 10, 0.25) == []
+    assert _row_splits((2, 3, 4, 6), small, 10, 0.25, 6) == [([2, 3, 4], [6])]
+    # A flat bar under the underline, or a dot, is no letter.
+    assert _row_splits((2, 3, 4), small, 10, 0.25, 2) == []
+    assert _row_splits((2, 3, 4, 7), small, 10, 0.25, 6) == []
 
 
 def _checked_vote_cuts(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
