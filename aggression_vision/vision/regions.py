@@ -1342,6 +1342,7 @@ def dividing_pieces(
     min_straightness: float,
     end_reach: float,
     min_inradius: float,
+    min_fill: float = 0.0,
     ray_reach: float = 0.0,
     beside: float = 0.0,
     max_share: float = 1.0,
@@ -1363,7 +1364,9 @@ def dividing_pieces(
     either side merge. Here a line-like piece (skeleton at least
     ``min_length`` long, area at most ``max_fill`` times that length times
     the line width, its two farthest skeleton ends at least
-    ``min_straightness`` of that length apart) is joined to the borders:
+    ``min_straightness`` of that length apart, its area at least
+    ``min_fill`` times that length times the line width: not a hair-thin
+    stretch of printed ruling) is joined to the borders:
     each far end within ``end_reach`` of border ink to the nearest border
     pixel, and a far end farther than that (when the other is near) on
     along the line from the other end to the first border ink within
@@ -1395,7 +1398,7 @@ def dividing_pieces(
     line_width, min_length, end_reach, min_inradius, ray_reach : float
     beside, hue_reach, aim_back : float
         Pixels (``line_width`` also scales the area test).
-    max_fill, min_straightness, max_share, max_on_ruling, contrast : float
+    max_fill, min_straightness, min_fill, max_share, max_on_ruling, contrast : float
     cone : float
         Degrees (0: no aiming beyond the straight-on ray).
     coast : int, optional
@@ -1438,7 +1441,7 @@ def dividing_pieces(
         if to_border[y - wy0 : y - wy0 + ch, x - wx0 : x - wx0 + cw][mine].min() > end_reach:
             continue
         line = _far_ends(mine, int(area[k]), line_width, max_fill, min_straightness)
-        if line is None or line[1] < min_length:
+        if line is None or line[1] < min_length or area[k] < min_fill * line[1] * line_width:
             continue
         ends = line[0] + (y, x)
         near = to_border[ends[:, 0] - wy0, ends[:, 1] - wx0] <= end_reach
@@ -2545,6 +2548,7 @@ def segment(
             min_straightness=settings.divide_straightness,
             end_reach=settings.divide_end_reach * lw,
             min_inradius=settings.divide_inradius * lw,
+            min_fill=settings.divide_min_fill,
             ray_reach=settings.bridge_reach * lw,
             beside=settings.stub_long_beside * lw,
             max_share=settings.stub_long_share,

@@ -625,6 +625,10 @@ class ReaderSettings:
         area at most ``link_max_fill`` times its length times the line width).
     divide_aim_back : float
         ... (see above).
+    divide_min_fill : float
+        ... and its area at least this many times its length times the line
+        width: a piece much thinner than the drawing's strokes (a stretch of
+        printed ruling the ruling search missed, a pixel wide) is no border.
     divide_coast : bool
         Such a piece with both far ends within ``divide_end_reach`` of the
         borders is also border when, joined, it cuts a part holding a disc of
@@ -821,6 +825,7 @@ class ReaderSettings:
     divide_end_reach: float = 3.0
     divide_min_length: float = 6.0
     divide_straightness: float = 0.5
+    divide_min_fill: float = 0.4
     divide_aim_back: float = 3.0  # a far end's direction: from the piece's last this many lw
     divide_coast: bool = True
     polygon_tolerance: float = 0.5

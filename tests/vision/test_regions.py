@@ -1016,6 +1016,42 @@ def test_a_border_broken_twice_divides_its_country() -> None:
     assert _cell_of(off, *left) == _cell_of(off, *right) != 0
 
 
+def test_a_hair_thin_piece_is_no_dividing_border() -> None:
+    """``dividing_pieces`` joins a stretch of border cut off by gaps at both
+    ends; one a pixel wide at a line width of 4 (a stretch of printed ruling
+    the ruling search missed) stays writing."""
+    from aggression_vision.vision.regions import _countries, dividing_pieces
+
+    lw = 4.0
+    settings = ReaderSettings()
+    borders = np.zeros((300, 400), bool)
+    borders[50:54, 50:350] = borders[246:250, 50:350] = True
+    borders[50:250, 50:54] = borders[50:250, 346:350] = True
+    found = _countries(borders, line_width=lw, settings=settings)
+    assert len(found.ids) == 1
+
+    def divided(width: int, min_fill: float) -> bool:
+        writing = np.zeros_like(borders)
+        writing[66:234, 200 : 200 + width] = True  # 12 px short of both lines
+        got = dividing_pieces(
+            borders,
+            writing,
+            found,
+            line_width=lw,
+            min_length=6 * lw,
+            max_fill=1.3,
+            min_straightness=0.5,
+            end_reach=4 * lw,
+            min_inradius=5 * lw,
+            min_fill=min_fill,
+        )
+        return bool(got[60:240, 200].all())
+
+    assert divided(4, settings.divide_min_fill)
+    assert not divided(1, settings.divide_min_fill)
+    assert divided(1, 0.0)
+
+
 def test_a_coast_piece_cut_off_by_gaps_closes_its_country_off_the_sea() -> None:
     img = _paper(1800, 1400)
     # The map's coast, broken on the top side of its right country: a bay
