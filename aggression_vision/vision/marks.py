@@ -771,6 +771,14 @@ class MarksSettings:
     crossed_text_first_views : bool
         See ``crossed_text``: the first network reads the other views too; without
         it, only its reading of the crop itself is taken.
+    crossed_text_hundred : bool
+        See ``crossed_text``: the mean posterior that decides an asked number's text
+        ("mean" only) is also the posterior :func:`hundred_armies` and
+        :func:`hundred_owners` take for it (else the first network's on its crop, which
+        a cross-out blurs most). (Marks stage on 7222539's cached segmentations:
+        crossed-out armies right 367 -> 369 of 490 on the 150 dev photos, tune 76 -> 77,
+        s3 116 -> 118, r3 113 -> 111, dev2 62 -> 63; 652 -> 659 of 950 on the 300
+        validation photos; owner and conquered unchanged.)
     pairs_aspect : float
         A whole cluster of writing height whose ink is at least this many times as wide
         as high, read as one digit with a posterior below ``pairs_below`` or as two
@@ -1045,6 +1053,7 @@ class MarksSettings:
     crossed_text_weight: float = 0.67  # ... its share of the mean (the first network's: the rest)
     crossed_text_shears: bool = False  # its views include the sheared ones (view_shears)
     crossed_text_first_views: bool = False  # the first network reads the other views too
+    crossed_text_hundred: bool = True  # its posterior is the one hundred_armies takes
     pairs_aspect: float = 1.0
     pairs_below: float = 0.9
     pairs_two_below: float = 0.0
@@ -1315,7 +1324,14 @@ def read_page(
     if net is not None:
         readings = second_opinion(readings, crops, cfg, inputs=inputs)
         if backend == "cnn":
-            readings = crossed_text(readings, crops, net, cfg, logprobs=lp[0] if lp else None)
+            readings = crossed_text(
+                readings,
+                crops,
+                net,
+                cfg,
+                logprobs=lp[0] if lp else None,
+                likelihoods=ll[0] if ll else None,
+            )
         settled = [r.crossed for r in readings]  # (before the cleaned views' word)
         lw = float(seg_full.line_width)
         # (The crops cleaned of printed ruling, by index: the crops and clusters stay.)
@@ -4045,6 +4061,7 @@ def crossed_text(
     second: digits.MarkNet | None = None,
     *,
     logprobs: NDArray[np.float32] | None = None,
+    likelihoods: NDArray[np.float64] | None = None,
 ) -> list[ClusterReading]:
     """The text of the whole clusters read as crossed out, with another network's word
     on it (see ``MarksSettings.crossed_text``).
@@ -4064,6 +4081,10 @@ def crossed_text(
     logprobs : (N, T, C) array, optional
         The first network's outputs for ``crops`` (their own views): with them, and
         without ``crossed_text_first_views``, the first network reads no other view.
+    likelihoods : (N, K) array, optional
+        The log-likelihoods of the closed vocabulary for ``crops`` (see
+        :func:`read_clusters`): with ``crossed_text_hundred``, the rows of the asked
+        ones are set to the log of the mean posterior that decides their text, in place.
 
     Returns
     -------
@@ -4093,6 +4114,8 @@ def crossed_text(
         word = cfg.crossed_text_weight * word + (1.0 - cfg.crossed_text_weight) * first
         first = np.zeros_like(first)
     base = _closed_vocabulary()
+    if likelihoods is not None and cfg.crossed_text_hundred and cfg.crossed_text_mix == "mean":
+        likelihoods[pick] = np.log(np.maximum(word, 1e-30))
     result = list(readings)
     for j, i in enumerate(pick):
         k = int(np.argmax(word[j]))

@@ -83,3 +83,23 @@ def test_the_crossed_out_reader_weighs_more_in_the_mean() -> None:
         cfg = MarksSettings(crossed_text_weight=weight)
         got = crossed_text([r], [_crop()], _Reads("1", 0.9), cfg, _Reads("4", 0.9))  # type: ignore[arg-type]
         assert got[0].text == text, weight
+
+
+def test_the_mean_posterior_is_the_one_the_totals_read() -> None:
+    # ``hundred_armies`` reads another number where a player's total asks for it by the
+    # posterior of the numbers read crossed out: the mean that decided their text.
+    cl = Cluster(1, (0, 0, 20, 30), (1,), 1.0)
+    asked = ClusterReading(cl, "1", 0.6, 0.0, 0.9)
+    plain = ClusterReading(cl, "7", 0.6, 0.0, 0.02)
+    vocab = len(digits.vocabulary()[: 1 + digits.MAX_ARMIES + len(digits.LETTERS)])
+    ll = np.zeros((2, vocab))
+    cfg = MarksSettings()
+    readings = [asked, plain]
+    crossed_text(readings, [_crop()] * 2, _Reads("1", 0.9), cfg, _Reads("4", 0.9), likelihoods=ll)  # type: ignore[arg-type]
+    post = np.exp(ll[0] - ll[0].max())
+    assert int(np.argmax(post)) == 4 and post[1] > 0.1  # "4" first, "1" still likely
+    assert not ll[1].any()  # (not asked: left alone)
+    ll = np.zeros((2, vocab))
+    off = replace(cfg, crossed_text_hundred=False)
+    crossed_text(readings, [_crop()] * 2, _Reads("1", 0.9), off, _Reads("4", 0.9), likelihoods=ll)  # type: ignore[arg-type]
+    assert not ll.any()
