@@ -628,6 +628,19 @@ class MarksSettings:
         See ``line_one_reach``: the line goes on where at least ``line_one_cover`` of
         the points past each end are at least ``line_one_dark`` times as dark (over the
         paper) as the stroke.
+    ones_pair_height : float
+        On a page that names no countries, a whole cluster of two components not read
+        as a number other than 1 whose ink is two straight strokes side by side (each
+        at least ``stroke_one_elongation`` times longer than wide), each at least this
+        many writing heights high, is "11" (two ones written close read as one, or as
+        a letter: N, U, D); the numbers' mass its posterior (see
+        :func:`_stroke_pairs`). 0: off. (Dev photos, marks stage on 7222539's
+        segmentations: armies right 2204 -> 2207 of 2546, none lost; validation photos
+        20000-20299: 4006 -> 4008, none lost.)
+    ones_pair_slant, ones_pair_parallel : float
+        See ``ones_pair_height``: the two strokes lean at most ``ones_pair_slant``
+        degrees off upright (a page's writing turned a little off its rows leans its
+        ones alike) and within ``ones_pair_parallel`` degrees of each other.
     grid_low, grid_span, grid_margin, grid_keep : float
         Printed ruling left in a number's crop (see :func:`_printed_lines`): a row or
         column band of ink between ``grid_low`` and ``grid_keep`` of the writing's
@@ -1023,6 +1036,9 @@ class MarksSettings:
     line_one_reach: float = 1.0
     line_one_dark: float = 0.5
     line_one_cover: float = 0.6
+    ones_pair_height: float = 0.6
+    ones_pair_slant: float = 50.0
+    ones_pair_parallel: float = 15.0
     grid_low: float = 0.15
     grid_span: float = 0.9
     grid_margin: float = 0.3
@@ -1362,6 +1378,12 @@ def read_page(
         # reading has its letter grouped with its number, and a split into a letter
         # and a number needs less evidence there.
         resolved = resolve_splits(readings, cfg, lettered=with_letter)
+    elif cfg.ones_pair_height > 0:
+        # (On a page that names no countries: an I beside a 1 is a lettered page's.)
+        paired = _stroke_pairs(readings, crops, cfg)
+        if paired is not readings:
+            readings = paired
+            resolved = resolve_splits(readings, cfg)
     resolved = _mark_on_border(resolved, frame_borders, cfg)
     by_region: dict[int, list[ClusterReading]] = {}
     for r in resolved:
@@ -3877,6 +3899,53 @@ def _line_ones(
         else r
         for r in readings
     ]
+
+
+def _stroke_pairs(
+    readings: list[ClusterReading], crops: list[NDArray[np.float32]], cfg: MarksSettings
+) -> list[ClusterReading]:
+    """The readings with the whole clusters that are two strokes side by side read
+    "11" (see ``ones_pair_height``); ``readings`` itself when none is. ``crops``: the
+    clusters' crops, by index."""
+    out = list(readings)
+    for i, (r, crop) in enumerate(zip(readings, crops, strict=True)):
+        cl = r.cluster
+        if cl.split_of is not None or len(cl.components) != 2 or r.text == "11":
+            continue
+        if r.text.isdigit() and r.text != "1":
+            continue
+        if _two_strokes(crop, cl, cfg):
+            out[i] = replace(r, text="11", probability=r.number_mass)
+    return out if any(a is not b for a, b in zip(out, readings, strict=True)) else readings
+
+
+def _two_strokes(crop: NDArray[np.float32], cl: Cluster, cfg: MarksSettings) -> bool:
+    """Whether the ink in ``cl``'s box of its ``crop`` is two straight strokes side by
+    side (over half the shorter one's height level with each other), each at least
+    ``ones_pair_height`` writing heights high and at least ``stroke_one_elongation``
+    times longer than wide, leaning alike (``ones_pair_parallel``) at most
+    ``ones_pair_slant`` degrees off upright."""
+    bx0, by0, bx1, by1 = cl.crop_box
+    ink = crop[max(0, by0) : by1, max(0, bx0) : bx1]
+    n, lab, stats, _ = cv2.connectedComponentsWithStats((ink > 0.3).view(np.uint8), connectivity=8)
+    least = cfg.ones_pair_height * cl.text_h
+    tall = [k for k in range(1, n) if stats[k, cv2.CC_STAT_HEIGHT] >= least]
+    if len(tall) != 2:
+        return False
+    (_, ya, _, ha, _), (_, yb, _, hb, _) = (stats[k] for k in tall)
+    if min(ya + ha, yb + hb) - max(ya, yb) < 0.5 * min(ha, hb):
+        return False
+    slants = []
+    for k in tall:
+        m = _ink_moments((lab == k).astype(np.float32))
+        if _moments_elongation(m) < cfg.stroke_one_elongation:
+            return False
+        axis = 0.5 * np.degrees(np.arctan2(2 * m["mu11"], m["mu20"] - m["mu02"]))
+        slants.append(90.0 - abs(float(axis)) if axis > 0 else abs(float(axis)) - 90.0)
+    return (
+        max(abs(x) for x in slants) <= cfg.ones_pair_slant
+        and abs(slants[0] - slants[1]) <= cfg.ones_pair_parallel
+    )
 
 
 def _on_line(cl: Cluster, gray: NDArray[Any], cfg: MarksSettings) -> bool:

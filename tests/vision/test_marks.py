@@ -303,6 +303,32 @@ def test_a_one_whose_line_goes_on_beyond_its_ends_is_a_piece_of_ruling() -> None
     assert _line_ones([piece], gray, MarksSettings(line_one_reach=0.0)) == [piece]
 
 
+def test_two_upright_strokes_side_by_side_are_eleven() -> None:
+    from aggression_vision.vision.marks import Cluster, ClusterReading, _stroke_pairs
+
+    cfg = MarksSettings()
+
+    def cluster(text: str, strokes: list[tuple[tuple[int, int], tuple[int, int]]]) -> tuple:
+        crop = np.zeros((50, 50), np.float32)
+        for p0, p1 in strokes:
+            cv2.line(crop, p0, p1, 1.0, 3)
+        ys, xs = np.nonzero(crop)
+        box = (int(xs.min()), int(ys.min()), int(xs.max()) + 1, int(ys.max()) + 1)
+        cl = Cluster(1, box, (1, 2), (box[3] - box[1]) / 34)  # writing 34 px high
+        return ClusterReading(cl, text, 0.3, 0.0, 0.0, number_mass=0.4), crop
+
+    ones = cluster("N", [((18, 8), (19, 42)), ((30, 8), (31, 42))])  # "11" read as N
+    seven = cluster("17", [((18, 8), (19, 42)), ((26, 8), (36, 8))])  # a 1 and a bar
+    sure = cluster("4", [((18, 8), (19, 42)), ((30, 8), (31, 42))])  # read as another number
+    leaning = cluster("1", [((10, 40), (24, 10)), ((22, 42), (36, 12))])  # alike, 25 degrees
+    vee = cluster("V", [((10, 10), (20, 42)), ((30, 10), (20, 42))])  # leaning apart, touching
+    apart = cluster("", [((10, 10), (24, 42)), ((36, 10), (28, 42))])  # leaning apart
+    rs, crops = zip(ones, seven, sure, leaning, vee, apart, strict=True)
+    texts = [r.text for r in _stroke_pairs(list(rs), list(crops), cfg)]
+    assert texts == ["11", "17", "4", "11", "V", ""]
+    assert _stroke_pairs(list(rs[1:3]), list(crops[1:3]), cfg) == list(rs[1:3])
+
+
 def test_of_two_letters_in_a_country_of_a_lettered_page_one_is_its_number() -> None:
     from aggression_vision.vision.marks import Cluster, ClusterReading, combine
 
