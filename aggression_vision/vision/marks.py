@@ -3407,8 +3407,13 @@ def _underlined_bars(
     return [a for a, u in zip(bars, under.tolist(), strict=True) if u]
 
 
+# A crop's pixels that make up its strokes (for their height, moments and pieces):
+# darker than this (the crops run from 0, paper, to 1).
+_STROKE_LEVEL = 0.3
+
+
 def _ink_height(ink: NDArray[np.float32]) -> float:
-    rows = np.nonzero(ink.max(axis=1) > 0.3)[0]
+    rows = np.nonzero(ink.max(axis=1) > _STROKE_LEVEL)[0]
     return float(rows[-1] - rows[0] + 1) if rows.size else 0.0
 
 
@@ -3459,8 +3464,8 @@ def _elongation(ink: NDArray[np.float32]) -> float:
 
 
 def _ink_moments(ink: NDArray[np.float32]) -> dict[str, float]:
-    """The image moments of the pixels of ``ink`` darker than 0.3."""
-    return dict(cv2.moments((ink > 0.3).view(np.uint8), binaryImage=True))
+    """The image moments of the pixels of ``ink`` darker than ``_STROKE_LEVEL``."""
+    return dict(cv2.moments((ink > _STROKE_LEVEL).view(np.uint8), binaryImage=True))
 
 
 def _moments_elongation(m: dict[str, float]) -> float:
@@ -3878,8 +3883,14 @@ def _upright_stroke(ink: NDArray[np.float32], cfg: MarksSettings) -> bool:
     m = _ink_moments(ink)
     if _moments_elongation(m) < cfg.stroke_one_elongation:
         return False
-    axis = 0.5 * np.degrees(np.arctan2(2 * m["mu11"], m["mu20"] - m["mu02"]))
-    return 90.0 - abs(float(axis)) <= cfg.stroke_one_slant
+    return abs(_lean(m)) <= cfg.stroke_one_slant
+
+
+def _lean(m: dict[str, float]) -> float:
+    """The degrees off upright of the main axis of the ink of moments ``m`` (signed:
+    the sign tells the side it leans to)."""
+    axis = float(0.5 * np.degrees(np.arctan2(2 * m["mu11"], m["mu20"] - m["mu02"])))
+    return 90.0 - axis if axis > 0 else -axis - 90.0
 
 
 def _line_ones(
@@ -3927,7 +3938,7 @@ def _two_strokes(crop: NDArray[np.float32], cl: Cluster, cfg: MarksSettings) -> 
     ``ones_pair_slant`` degrees off upright."""
     bx0, by0, bx1, by1 = cl.crop_box
     ink = crop[max(0, by0) : by1, max(0, bx0) : bx1]
-    n, lab, stats, _ = cv2.connectedComponentsWithStats((ink > 0.3).view(np.uint8), connectivity=8)
+    n, lab, stats, _ = _components((ink > _STROKE_LEVEL).view(np.uint8))
     least = cfg.ones_pair_height * cl.text_h
     tall = [k for k in range(1, n) if stats[k, cv2.CC_STAT_HEIGHT] >= least]
     if len(tall) != 2:
@@ -3940,8 +3951,7 @@ def _two_strokes(crop: NDArray[np.float32], cl: Cluster, cfg: MarksSettings) -> 
         m = _ink_moments((lab == k).astype(np.float32))
         if _moments_elongation(m) < cfg.stroke_one_elongation:
             return False
-        axis = 0.5 * np.degrees(np.arctan2(2 * m["mu11"], m["mu20"] - m["mu02"]))
-        slants.append(90.0 - abs(float(axis)) if axis > 0 else abs(float(axis)) - 90.0)
+        slants.append(_lean(m))
     return (
         max(abs(x) for x in slants) <= cfg.ones_pair_slant
         and abs(slants[0] - slants[1]) <= cfg.ones_pair_parallel
