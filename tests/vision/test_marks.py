@@ -871,6 +871,39 @@ def test_light_printed_ruling_is_not_writing() -> None:
     assert not _ruling_piece(seven, (30, 35), low, 20.0, cfg)
 
 
+def test_on_a_lettered_page_a_lone_letter_reading_splits_off_a_thin_number() -> None:
+    from aggression_vision.vision.marks import Cluster, ClusterReading, resolve_splits
+
+    def reading(
+        text: str, p: float, split_of: tuple[int, int] | None, letter: str, lm: float, nm: float
+    ) -> ClusterReading:
+        return ClusterReading(
+            Cluster(1, (0, 0, 30, 20), (1, 2), split_of=split_of),
+            text,
+            p,
+            0,
+            0,
+            alt_letter=letter,
+            letter_mass=lm,
+            alt_number="1",
+            number_mass=nm,
+        )
+
+    # "P1" read whole as P: the split leaves a sure P beside a stroke that reads as
+    # nothing with some posterior on the numbers.
+    whole = reading("P", 0.98, None, "P", 0.98, 0.0)
+    parts = [reading("", 0.84, (0, 0), "I", 0.04, 0.12), reading("P", 1.0, (0, 1), "P", 1.0, 0.0)]
+    assert resolve_splits([whole, *parts]) == [whole]
+    got = resolve_splits([whole, *parts], lettered={1})
+    assert [(r.text, r.cluster.split_of) for r in got] == [("1", (0, 0)), ("P", (0, 1))]
+    # A part with next to nothing on the numbers (a letter's own stroke): kept whole.
+    bare = [reading("", 0.9, (0, 0), "I", 0.04, 0.02), parts[1]]
+    assert resolve_splits([whole, *bare], lettered={1}) == [whole]
+    # A country whose number is read elsewhere: kept whole.
+    other = ClusterReading(Cluster(1, (40, 0, 60, 20), (3,)), "7", 0.9, 0, 0)
+    assert resolve_splits([whole, other, *parts], lettered={1})[0] == whole
+
+
 def test_a_doubtful_number_is_read_again_turned_and_the_views_vote() -> None:
     from dataclasses import replace
 
