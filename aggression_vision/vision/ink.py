@@ -382,6 +382,7 @@ def _is_ruling(
     settings: ReaderSettings,
     long_side: int | None = None,
     pitch: float | None = None,
+    gaps: bool = False,
 ) -> float:
     """Whether horizontal straight runs form a printed ruling: its line step, or 0.
 
@@ -390,8 +391,11 @@ def _is_ruling(
     them) and in some strips the row profile of the runs shows a lattice of
     lines at a small step. Long lines: printed ruling runs across the sheet,
     many steps long, while the lines of a grid drawn on the paper (a sudoku,
-    a map drawn with a ruler) stop after a few cells. With ``pitch`` the
-    step must also be within ``ruling_residual_pitch`` of it (relative).
+    a map drawn with a ruler) stop after a few cells. With ``gaps`` (the
+    whole page) breaks along a line up to ``grid_line_bridge`` steps long do
+    not cut it short: a faint print or glare breaks the printed lines into
+    pieces. With ``pitch`` the step must also be within
+    ``ruling_residual_pitch`` of it (relative).
     """
     nh, nw = runs.shape
     strips = settings.grid_strips
@@ -416,7 +420,12 @@ def _is_ruling(
     step = float(np.median(steps))
     if pitch is not None and abs(step / pitch - 1.0) > settings.ruling_residual_pitch:
         return 0.0
-    count, _, stats, centroids = connected_components(runs)
+    lines = runs
+    gap = int(round(settings.grid_line_bridge * step))
+    if gaps and gap > 1:
+        # (Only on the page: a tile's relaxed tests would take drawn dashes.)
+        lines = cv2.morphologyEx(runs, cv2.MORPH_CLOSE, np.ones((1, gap), np.uint8))
+    count, _, stats, centroids = connected_components(lines)
     long_lines = stats[1:, cv2.CC_STAT_WIDTH] >= settings.grid_line_steps * step
     # The long lines themselves must be spaced by that step.
     rows = np.sort(centroids[1:][long_lines, 1])
@@ -779,6 +788,20 @@ def _ruling_in(
             continue
         runs, rotated, rot, evidence, warped = straight_runs(angle)
         step = _is_ruling(evidence, settings=settings, long_side=scale, pitch=pitch)
+        if not step and not tile and keep_in is not None and settings.grid_line_bridge > 0:
+            # Lines in pieces (faint print, glare): a family whose lines are
+            # whole only across their breaks is taken when its lines are
+            # mostly ink. Where most of them are too faint to be ink, they
+            # cut no country, and the family's ink is mostly drawing along
+            # them.
+            step = _is_ruling(evidence, settings=settings, long_side=scale, pitch=pitch, gaps=True)
+            if step:
+                on = runs & rotated
+                ink = cv2.warpAffine(
+                    keep_in.view(np.uint8), rot, on.shape[::-1], flags=cv2.INTER_NEAREST
+                )
+                if int((on & ink).sum()) < settings.grid_bridge_min_ink * int(on.sum()):
+                    step = 0.0
         if not step:
             continue
         found.append(angle)

@@ -233,6 +233,15 @@ class ReaderSettings:
         the spacing of the lines long (a sudoku's lines are 9 cells long).
     grid_min_long_lines : int
         ... and at least this many lines are that long.
+    grid_line_bridge : float
+        On the whole page, breaks along a line up to this many line spacings
+        long do not cut it short (faint print, glare, pencil over it); a
+        drawn grid still ends where its last cell ends.
+    grid_bridge_min_ink : float
+        A family found only across such breaks is a ruling when at least this
+        fraction of its lines' pixels is ink (where the lines are mostly too
+        faint to be ink they cut no country, and the family's ink is mostly
+        drawing along them).
     grid_max_step : float
         Printed rulings are dense: their spacing is at most this fraction of
         the long side (a sudoku's or a hand-drawn grid's is larger).
@@ -710,6 +719,8 @@ class ReaderSettings:
     grid_min_lines: int = 6
     grid_line_steps: float = 12.0
     grid_min_long_lines: int = 4
+    grid_line_bridge: float = 1.0
+    grid_bridge_min_ink: float = 0.7
     grid_max_step: float = 0.065
     grid_min_strips: int = 2
     grid_run: float = 0.05

@@ -654,3 +654,46 @@ def test_a_faded_stretch_of_a_pencil_map_on_squared_paper_is_ink() -> None:
         assert ink.mask[300:500, 320:680].mean() < 0.001
     assert faded[True] > 0.8
     assert faded[False] < 0.7
+
+
+def _broken_lines_turned(gap: int) -> tuple[np.ndarray, np.ndarray]:
+    """Lined paper turned to 80 degrees, each line printed in pieces 4 steps long with
+    ``gap`` px breaks between them (faint print, glare), and a drawn box.
+
+    Returns the image and the lines' mask.
+    """
+    h, w, step = 1050, 1400, 45
+    lines = np.zeros((h, w), np.uint8)
+    d = np.array([np.cos(np.radians(80.0)), np.sin(np.radians(80.0))])
+    piece = 4 * step
+    for k, x in enumerate(np.arange(-200.0, w + 200.0, step / d[1])):
+        centre = np.array([x, h / 2.0])
+        # Staggered breaks: no two neighbouring lines break at the same height.
+        t = -800.0 + (37 * k) % piece
+        while t < 800.0:
+            a, b = centre + t * d, centre + (t + piece - gap) * d
+            ends = [tuple(int(round(v)) for v in p) for p in (a, b)]
+            cv2.line(lines, ends[0], ends[1], 255, 2, cv2.LINE_AA)
+            t += piece
+    alpha = lines[..., None] / 255.0
+    paper, ink = np.array([232.0, 232, 232]), np.array([190.0, 170, 150])
+    img = (paper * (1 - alpha) + ink * alpha).astype(np.uint8)
+    cv2.rectangle(img, (500, 400), (900, 700), (80, 80, 80), 3)
+    img = cv2.GaussianBlur(img, (0, 0), 1.0)
+    return img, lines > 127
+
+
+def test_a_ruling_in_pieces_is_still_found_on_the_page() -> None:
+    # Each line is in pieces shorter than grid_line_steps: across breaks of
+    # less than a step the pieces are one long line (before: no ruling found,
+    # and the lines stayed as ink to cut the countries into strips).
+    img, lines = _broken_lines_turned(gap=20)
+    free = lines.copy()
+    free[380:720, 480:920] = False
+    left = {}
+    for bridge in (0.0, ReaderSettings().grid_line_bridge):
+        ink = find_ink(img, settings=replace(ReaderSettings(), grid_line_bridge=bridge))
+        assert ink.mask[398:403, 520:880].mean() > 0.9  # the drawn box stays ink
+        left[bridge] = int((ink.mask & free).sum()) / int(free.sum())
+    assert left[0.0] > 0.3
+    assert left[ReaderSettings().grid_line_bridge] < 0.05
