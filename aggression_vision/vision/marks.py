@@ -1081,7 +1081,7 @@ class MarksSettings:
     crossed_text_nothing: float = 0.5  # ... and of readings of nothing from this one
     crossed_text_net: str = "crossed"  # whose word: second / crossed
     crossed_text_mix: str = "mean"  # how it is taken: better / mean
-    crossed_text_weight: float = 0.67  # ... its share of the mean (the first network's: the rest)
+    crossed_text_weight: float = 0.8  # ... its share of the mean (the first network's: the rest)
     crossed_text_shears: bool = False  # its views include the sheared ones (view_shears)
     crossed_text_first_views: bool = False  # the first network reads the other views too
     crossed_text_hundred: bool = True  # its posterior is the one hundred_armies takes
