@@ -110,15 +110,21 @@ def test_missing_model_raises() -> None:
         digits.MarkNet("/nonexistent/model.onnx")
 
 
+def _rendered_number(rng: np.random.Generator) -> tuple[str, np.ndarray]:
+    """A number 1-100 in a stroke hand of the project's renderer: its text and ink."""
+    n = int(rng.integers(1, 101))
+    style = hw.random_style(rng, sources=("stroke",))
+    ink, _ = hw.render_text(str(n), rng, height_px=36, style=style)
+    return str(n), ink
+
+
 def test_reads_rendered_numbers() -> None:
     """Seeded handwriting from the project's renderer (stroke font, held-out MNIST)."""
     rng = np.random.default_rng(20261130)
     truths, inputs = [], []
     for _ in range(24):
-        n = int(rng.integers(1, 101))
-        style = hw.random_style(rng, sources=("stroke",))
-        ink, _ = hw.render_text(str(n), rng, height_px=36, style=style)
-        truths.append(str(n))
+        text, ink = _rendered_number(rng)
+        truths.append(text)
         inputs.append(digits.to_input(ink))
     out = digits.load_net().run(np.stack(inputs))
     texts, probs = best_readings(out.logprobs)
@@ -197,16 +203,14 @@ def test_crossed_out_reader_reads_rendered_crossed_out_numbers() -> None:
     rng = np.random.default_rng(20261203)
     truths, inputs = [], []
     for i in range(120):
-        n = int(rng.integers(1, 101))
-        style = hw.random_style(rng, sources=("stroke",))
-        ink, _ = hw.render_text(str(n), rng, height_px=36, style=style)
+        text, ink = _rendered_number(rng)
         pad = 12
         canvas = np.pad(ink, pad)
         ys, xs = np.nonzero(ink > 0.3)
         box = (xs.min() + pad, ys.min() + pad, xs.max() + pad, ys.max() + pad)
         lines = hw.render_crossout(box, rng, kind=hw.CROSSOUT_KINDS[i % 4])
         np.maximum(canvas, hw.rasterize_strokes(canvas.shape, lines, 3.0), out=canvas)
-        truths.append(str(n))
+        truths.append(text)
         inputs.append(digits.to_input(canvas))
     out = digits.load_crossed_net().run(np.stack(inputs))
     texts, _ = best_readings(out.logprobs)
