@@ -4695,7 +4695,7 @@ def resolve_splits(
                 # A lone letter reading whose split leaves that letter, sure, beside a
                 # part with some posterior on the numbers: a thin number (a "1")
                 # grouped with the country's letter, read as the letter alone.
-                best = _letter_beside_number(r, cand, cfg)
+                best = _letter_beside_number(cand, cfg)
             if best is not None:
                 # An underline under the letter and the number reads with the whole.
                 best = tuple(  # type: ignore[assignment]
@@ -4789,44 +4789,54 @@ def _letter_split(
     """The trial split of ``cand`` (parts in pairs) likeliest to be a letter beside a
     number by the posterior masses (see ``lettered`` of :func:`resolve_splits`), its
     parts read as that letter and that number; None when none is likely enough."""
-    best: tuple[ClusterReading, ClusterReading] | None = None
-    best_p = 0.0
-    for a, b in zip(cand[::2], cand[1::2], strict=True):
-        for let, num in ((a, b), (b, a)):
-            if not let.alt_letter or let.alt_letter in cfg.split_never_letters:
-                continue
-            if let.letter_mass < cfg.split_letter_mass or not num.alt_number:
-                continue
-            if num.number_mass < cfg.split_number_mass:
-                continue
-            p = let.letter_mass * num.number_mass
-            if p > best_p:
-                lr = replace(let, text=let.alt_letter, probability=let.letter_mass)
-                nr = replace(num, text=num.alt_number, probability=num.number_mass)
-                best, best_p = ((lr, nr) if let is a else (nr, lr)), p
-    return best
+    return _letter_and_number(
+        cand,
+        cfg.split_letter_mass,
+        cfg.split_number_mass,
+        never=cfg.split_never_letters,
+        by_number=False,
+    )
 
 
 def _letter_beside_number(
-    whole: ClusterReading, cand: list[ClusterReading], cfg: MarksSettings
+    cand: list[ClusterReading], cfg: MarksSettings
 ) -> tuple[ClusterReading, ClusterReading] | None:
-    """The trial split of ``whole`` (read as one letter; its parts ``cand`` in pairs)
+    """The trial split of a whole read as one letter (its parts ``cand`` in pairs)
     into a part with at least ``letter_beside_prob`` of its posterior on the letters
     and a part with at least ``letter_beside_number`` on the numbers, read as their
     likeliest letter and number (the split likeliest to hold a number); None when
     there is none."""
+    return _letter_and_number(
+        cand, cfg.letter_beside_prob, cfg.letter_beside_number, never="", by_number=True
+    )
+
+
+def _letter_and_number(
+    cand: list[ClusterReading],
+    letter_least: float,
+    number_least: float,
+    *,
+    never: str,
+    by_number: bool,
+) -> tuple[ClusterReading, ClusterReading] | None:
+    """The trial split of ``cand`` (parts in pairs) into a part with at least
+    ``letter_least`` of its posterior on the letters (none of ``never``) and a part
+    with at least ``number_least`` on the numbers, read as their likeliest letter and
+    number: the split with the most number mass (``by_number``) or the most product of
+    the two masses; None when there is none."""
     best: tuple[ClusterReading, ClusterReading] | None = None
     best_p = 0.0
     for a, b in zip(cand[::2], cand[1::2], strict=True):
         for let, num in ((a, b), (b, a)):
-            if not let.alt_letter or let.letter_mass < cfg.letter_beside_prob:
+            if not let.alt_letter or let.alt_letter in never or not num.alt_number:
                 continue
-            if not num.alt_number or num.number_mass < cfg.letter_beside_number:
+            if let.letter_mass < letter_least or num.number_mass < number_least:
                 continue
-            if num.number_mass > best_p:
-                nr = replace(num, text=num.alt_number, probability=num.number_mass)
+            p = num.number_mass * (1.0 if by_number else let.letter_mass)
+            if p > best_p:
                 lr = replace(let, text=let.alt_letter, probability=let.letter_mass)
-                best, best_p = ((lr, nr) if let is a else (nr, lr)), num.number_mass
+                nr = replace(num, text=num.alt_number, probability=num.number_mass)
+                best, best_p = ((lr, nr) if let is a else (nr, lr)), p
     return best
 
 
