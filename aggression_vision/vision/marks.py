@@ -654,6 +654,9 @@ class MarksSettings:
         See ``ones_pair_height``: the two strokes lean at most ``ones_pair_slant``
         degrees off upright (a page's writing turned a little off its rows leans its
         ones alike) and within ``ones_pair_parallel`` degrees of each other.
+    ones_pair_level : float
+        See ``ones_pair_height``: the two strokes are side by side when at least this
+        fraction of the shorter one's height is level with the other.
     grid_low, grid_span, grid_margin, grid_keep : float
         Printed ruling left in a number's crop (see :func:`_printed_lines`): a row or
         column band of ink between ``grid_low`` and ``grid_keep`` of the writing's
@@ -1054,6 +1057,7 @@ class MarksSettings:
     ones_pair_height: float = 0.6
     ones_pair_slant: float = 50.0
     ones_pair_parallel: float = 15.0
+    ones_pair_level: float = 0.5
     grid_low: float = 0.15
     grid_span: float = 0.9
     grid_margin: float = 0.3
@@ -3947,7 +3951,7 @@ def _stroke_pairs(
 
 def _two_strokes(crop: NDArray[np.float32], cl: Cluster, cfg: MarksSettings) -> bool:
     """Whether the ink in ``cl``'s box of its ``crop`` is two straight strokes side by
-    side (over half the shorter one's height level with each other), each at least
+    side (``ones_pair_level`` of the shorter one's height level with the other), each at least
     ``ones_pair_height`` writing heights high and at least ``stroke_one_elongation``
     times longer than wide, leaning alike (``ones_pair_parallel``) at most
     ``ones_pair_slant`` degrees off upright."""
@@ -3959,7 +3963,7 @@ def _two_strokes(crop: NDArray[np.float32], cl: Cluster, cfg: MarksSettings) -> 
     if len(tall) != 2:
         return False
     (_, ya, _, ha, _), (_, yb, _, hb, _) = (stats[k] for k in tall)
-    if min(ya + ha, yb + hb) - max(ya, yb) < 0.5 * min(ha, hb):
+    if min(ya + ha, yb + hb) - max(ya, yb) < cfg.ones_pair_level * min(ha, hb):
         return False
     slants = []
     for k in tall:
