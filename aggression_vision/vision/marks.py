@@ -847,6 +847,20 @@ class MarksSettings:
         2251, 6 countries right, 1 wrong: a 6 read as underlined.)
     touch_least, touch_skip : float, str
         See ``touch_shift``.
+    letter_touch_prob : float
+        On a page that names no countries (not ``labelled_fraction`` lettered) a whole
+        cluster of writing height read as a single letter may be a number over an
+        underline touching it (a 7 with its underline reads Z, a 1 reads L): its lowest
+        long stroke (see :func:`_touching_stroke`, reaching at least
+        ``letter_touch_overhang`` writing heights past the writing above it) is moved
+        down as for ``touch_shift`` and the view read again; read as a number (none of
+        ``touch_skip``) with at least this posterior, underlined (``mark_threshold``),
+        it takes the letter's place (see :func:`_underlined_letters`; above 1: never).
+        (m39, session 24, marks stage on the cached segmentations: the 150 dev photos
+        unchanged; validation fresh + fresh2 armies 4060 -> 4061, owner 4411 -> 4414;
+        big armies 4023 -> 4027, owner 4432 -> 4436; no country lost; sudoku unchanged.)
+    letter_touch_overhang : float
+        See ``letter_touch_prob`` (a 7's underline is hardly wider than its top bar).
     faint_reread : float
         A whole number reading of a cluster that took light ink from beside it
         (``Cluster.faint``) with an underline probability in ``touch_least`` to
@@ -1100,6 +1114,8 @@ class MarksSettings:
     faint_reread: float = 0.95  # core darkness of the pieces faint clusters are read from (0: off)
     touch_least: float = 0.02  # least underline probability of a number looked at
     touch_skip: str = "2"  # digits whose own stroke lies flat along the bottom
+    letter_touch_prob: float = 0.5  # least posterior of a letter's view read as a number
+    letter_touch_overhang: float = 0.0  # writing heights its underline reaches past it
     touch_slant: float = 0.2  # largest slant of the stroke (column shift per row)
     touch_slant_step: float = 0.1  # step between the slants tried
     touch_lower: float = 0.45  # share of the writing's height searched, from the bottom
@@ -1402,6 +1418,13 @@ def read_page(
         paired = _stroke_pairs(readings, crops, cfg)
         if paired is not readings:
             readings = paired
+            resolved = resolve_splits(readings, cfg)
+    if not labelled and net is not None and backend == "cnn":
+        # (A page that names no countries holds no letter: a letter may be a number
+        # whose underline touches it.)
+        read_again = _underlined_letters(readings, crops, net, float(seg_full.line_width), cfg)
+        if read_again is not readings:
+            readings = read_again
             resolved = resolve_splits(readings, cfg)
     resolved = _mark_on_border(resolved, frame_borders, cfg)
     by_region: dict[int, list[ClusterReading]] = {}
@@ -4319,6 +4342,63 @@ def _touching_underlines(
             pick.append(i)
             views.append(_moved_down(crops[i], stroke, max(2, round(cfg.touch_shift * text_h))))
     return _underlined_when_same(readings, pick, views, net, cfg)
+
+
+def _underlined_letters(
+    readings: list[ClusterReading],
+    crops: list[NDArray[np.float32]],
+    net: digits.MarkNet,
+    line_width: float,
+    cfg: MarksSettings,
+) -> list[ClusterReading]:
+    """``readings`` with the letters that are a number on an underline touching it (a 7
+    over its underline reads Z, a 1 reads L; see ``MarksSettings.letter_touch_prob``):
+    the touching stroke moved down below the writing, and the view read as a number,
+    underlined, with at least that posterior takes the reading's place."""
+    if cfg.letter_touch_prob > 1.0 or cfg.touch_shift <= 0:
+        return readings
+    reach = replace(cfg, touch_overhang=cfg.letter_touch_overhang)
+    pick: list[int] = []
+    views: list[NDArray[np.float32]] = []
+    for i, r in enumerate(readings):
+        cl = r.cluster
+        if (
+            len(r.text) != 1
+            or r.letter is None
+            or cl.split_of is not None
+            or cl.light
+            or cl.height < cfg.number_min_height
+        ):
+            continue
+        stroke = _touching_stroke(crops[i], cl.text_h, line_width, reach)
+        if stroke is not None:
+            pick.append(i)
+            views.append(_moved_down(crops[i], stroke, max(2, round(cfg.touch_shift * cl.text_h))))
+    if not pick:
+        return readings
+    out = _run_views(net, views)
+    texts, probs, alts, nums = _readings(out.logprobs, pairs=False)
+    result = list(readings)
+    for j, i in enumerate(pick):
+        u = float(out.underlined[j])
+        if (
+            texts[j].isdigit()
+            and probs[j] >= cfg.letter_touch_prob
+            and u > cfg.mark_threshold
+            and not any(d in texts[j] for d in cfg.touch_skip)
+        ):
+            result[i] = replace(
+                readings[i],
+                text=texts[j],
+                probability=probs[j],
+                underlined=u,
+                crossed=float(out.crossed[j]),
+                alt_letter=alts[j][0],
+                letter_mass=alts[j][1],
+                alt_number=nums[j][0],
+                number_mass=nums[j][1],
+            )
+    return result
 
 
 def _faint_underlines(

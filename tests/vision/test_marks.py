@@ -2117,3 +2117,29 @@ def test_a_faint_cluster_is_read_again_from_its_dark_pieces_only() -> None:
     assert view[5:30, 40:44].max() == 0.0
     assert np.array_equal(view[:, :30], crop[:, :30])
     assert _dark_pieces(crop[:, :30], 0.8) is None  # nothing light to leave out
+
+
+def test_a_letter_over_a_touching_underline_is_the_underlined_number() -> None:
+    from aggression_vision.vision import digits
+    from aggression_vision.vision.marks import Cluster, ClusterReading, _underlined_letters
+
+    net = digits.load_net()
+    cfg = MarksSettings()
+    for seed in (1, 3):
+        # An underlined 7 whose underline touches its tail reads as a Z.
+        crop, box = _number_crop("7", seed, True)
+        cl = Cluster(1, box, (1,), (box[3] - box[1]) / 34)
+        r = ClusterReading(cl, "Z", 0.9, 0.0, 0.0)
+        got = _underlined_letters([r], [crop], net, 3.0, cfg)[0]
+        assert got.text == "7" and got.underlined > cfg.mark_threshold, (seed, got)
+        # Off.
+        off = MarksSettings(letter_touch_prob=2.0)
+        assert _underlined_letters([r], [crop], net, 3.0, off) == [r]
+    # No stroke along its bottom: the letter stays.
+    crop, box = _number_crop("7", 1, False)
+    r = ClusterReading(Cluster(1, box, (1,), (box[3] - box[1]) / 34), "Z", 0.9, 0.0, 0.0)
+    assert _underlined_letters([r], [crop], net, 3.0, cfg)[0] is r
+    # A 2's base is its own stroke: never an underline.
+    crop, box = _number_crop("2", 0, True)
+    r = ClusterReading(Cluster(1, box, (1,), (box[3] - box[1]) / 34), "Z", 0.9, 0.0, 0.0)
+    assert _underlined_letters([r], [crop], net, 3.0, cfg)[0].text == "Z"
