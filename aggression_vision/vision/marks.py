@@ -4330,18 +4330,35 @@ def _touching_underlines(
     the writing, as the network knows underlines, and read again in one batch."""
     if cfg.touch_shift <= 0:
         return readings
+    asked = [
+        i
+        for i, r in enumerate(readings)
+        if _underline_doubted(r, cfg) and not any(d in r.text for d in cfg.touch_skip)
+    ]
+    pick, views = _touch_views(readings, crops, asked, line_width, cfg, cfg)
+    return _underlined_when_same(readings, pick, views, net, cfg)
+
+
+def _touch_views(
+    readings: list[ClusterReading],
+    crops: list[NDArray[np.float32]],
+    asked: list[int],
+    line_width: float,
+    reach: MarksSettings,
+    cfg: MarksSettings,
+) -> tuple[list[int], list[NDArray[np.float32]]]:
+    """The asked readings whose crop has a stroke touching the writing from below shaped
+    as an underline (:func:`_touching_stroke` with the settings ``reach``), and their
+    views with that stroke moved down ``touch_shift`` writing heights."""
     pick: list[int] = []
     views: list[NDArray[np.float32]] = []
-    for i, r in enumerate(readings):
-        cl = r.cluster
-        if not _underline_doubted(r, cfg) or any(d in r.text for d in cfg.touch_skip):
-            continue
-        text_h = cl.text_h
-        stroke = _touching_stroke(crops[i], text_h, line_width, cfg)
+    for i in asked:
+        text_h = readings[i].cluster.text_h
+        stroke = _touching_stroke(crops[i], text_h, line_width, reach)
         if stroke is not None:
             pick.append(i)
             views.append(_moved_down(crops[i], stroke, max(2, round(cfg.touch_shift * text_h))))
-    return _underlined_when_same(readings, pick, views, net, cfg)
+    return pick, views
 
 
 def _underlined_letters(
@@ -4358,22 +4375,16 @@ def _underlined_letters(
     if cfg.letter_touch_prob > 1.0 or cfg.touch_shift <= 0:
         return readings
     reach = replace(cfg, touch_overhang=cfg.letter_touch_overhang)
-    pick: list[int] = []
-    views: list[NDArray[np.float32]] = []
-    for i, r in enumerate(readings):
-        cl = r.cluster
-        if (
-            len(r.text) != 1
-            or r.letter is None
-            or cl.split_of is not None
-            or cl.light
-            or cl.height < cfg.number_min_height
-        ):
-            continue
-        stroke = _touching_stroke(crops[i], cl.text_h, line_width, reach)
-        if stroke is not None:
-            pick.append(i)
-            views.append(_moved_down(crops[i], stroke, max(2, round(cfg.touch_shift * cl.text_h))))
+    asked = [
+        i
+        for i, r in enumerate(readings)
+        if len(r.text) == 1
+        and r.letter is not None
+        and r.cluster.split_of is None
+        and not r.cluster.light
+        and r.cluster.height >= cfg.number_min_height
+    ]
+    pick, views = _touch_views(readings, crops, asked, line_width, reach, cfg)
     if not pick:
         return readings
     out = _run_views(net, views)
