@@ -383,6 +383,16 @@ def load_crossed_net() -> MarkNet:
     return load_net(str(CROSSED_MODEL_PATH))
 
 
+def number_mass(net: MarkNet, ink: NDArray[np.float32], *, least: int = 1) -> float:
+    """The posterior mass, over the closed vocabulary without pairs ("", the
+    numbers, the letters), that ``ink`` (a darkness crop, see :func:`to_input`)
+    reads as a number ``least``..100."""
+    base = vocabulary()[: 1 + MAX_ARMIES + len(LETTERS)]
+    ll = ctc_log_likelihood(net.run(to_input(ink)[None]).logprobs, base)[0]
+    post = np.exp(ll - ll.max())
+    return float(post[least : 1 + MAX_ARMIES].sum() / post.sum())
+
+
 def file_sha256(path: str | Path) -> str:
     """Hex SHA-256 of a file (the model card records the model's)."""
     return hashlib.sha256(Path(path).read_bytes()).hexdigest()

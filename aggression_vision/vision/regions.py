@@ -1206,6 +1206,203 @@ def cut_pockets(
     return cut[before]
 
 
+def _number_reader(least: int = 1) -> Callable[[NDArray[np.float32]], float] | None:
+    """The digit network's probability that a darkness crop reads as a number
+    ``least``..100; None when the model is absent."""
+    from aggression_vision.vision import digits
+
+    try:
+        net = digits.load_net()
+    except digits.ModelNotFoundError:
+        return None
+
+    def read(crop: NDArray[np.float32]) -> float:
+        return digits.number_mass(net, crop, least=least)
+
+    return read
+
+
+def _writing_turn(
+    comps: NDArray[np.int32],
+    cstats: NDArray[np.int32],
+    tall: NDArray[np.intp],
+    darkness: NDArray[np.float32],
+    judge: Callable[[NDArray[np.float32]], float],
+    count: int,
+) -> int:
+    """The quarter turns (counter-clockwise) under which the ``count`` largest of the
+    clusters ``tall`` of writing (labels of ``comps``) read as numbers best."""
+    pick = tall[np.argsort(-cstats[tall, cv2.CC_STAT_AREA], kind="stable")[:count]]
+    score = np.zeros(4)
+    for k in pick:
+        x, y, cw, ch = (int(v) for v in cstats[k, :4])
+        win = np.s_[y : y + ch, x : x + cw]
+        crop = np.where(comps[win] == k, darkness[win], np.float32(0.0)).astype(np.float32)
+        for t in range(4):
+            score[t] += judge(np.ascontiguousarray(np.rot90(crop, t)))
+    return int(np.argmax(score))
+
+
+def welded_splits(
+    raw_borders: NDArray[np.bool_],
+    borders: NDArray[np.bool_],
+    pockets: NDArray[np.int32],
+    inradius: NDArray[np.float32],
+    writing: NDArray[np.bool_],
+    *,
+    min_inradius: float,
+    max_extent: float,
+    reach: float,
+    clean_height: float,
+    line_length: float,
+    min_stroke: float,
+    min_bend: float,
+    min_thickness: float,
+    max_part: float = np.inf,
+    darkness: NDArray[np.float32] | None = None,
+    judge: Callable[[NDArray[np.float32]], float] | None = None,
+    min_posterior: float = 0.0,
+    turn_clusters: int = 8,
+) -> NDArray[np.bool_]:
+    """Paper areas that gap closing cut in two along a welded number.
+
+    A number welded to a border by one end hangs into its country; when its
+    other end comes within the closing gap of another border, closing ties
+    it there and the number, now border, cuts the country in two (neither
+    part holds a number: the number is the cut). A real gap (a border
+    stopping short of the one it meets) is closed along the whole border
+    between two countries, most often longer than a number, and most often
+    between countries that hold their own numbers.
+
+    Parameters
+    ----------
+    raw_borders : (H, W) bool
+        The border network before gap closing.
+    borders : (H, W) bool
+        The border network after closing.
+    pockets : (H, W) int32
+        The paper areas after closing (8-connected labels, 0 on the borders).
+    inradius : (count,) float
+        Inscribed radius of each paper area after closing, pixels.
+    writing : (H, W) bool
+        The writing found so far.
+    min_inradius : float
+        Pixels: smaller paper areas after closing are not countries.
+    max_extent : float
+        Pixels: a paper area before closing that closing splits into exactly
+        two countries, neither holding writing ``clean_height`` pixels high
+        or higher, is cut when the border ink within ``reach`` pixels of both
+        spans at most this many pixels (its box's longer side).
+    reach : float
+        Pixels.
+    clean_height : float
+        Pixels (the longer side of the writing's box: numbers turn).
+    line_length : float
+        Pixels: ... and when the ink drawn there (before closing) holds a
+        piece that no straight line this long fits in ...
+    min_stroke, min_bend : float
+        Pixels: ... whose biggest piece's least rotated box is at least
+        ``min_stroke`` long and ``min_bend`` wide: a straight piece is a
+        stretch of border, a number's strokes bend.
+    min_thickness : float
+        Pixels: ... and at least this thick on average (its area over its
+        skeleton's length).
+    darkness : (H, W) float32, optional
+        Ink darkness (0 paper, towards 1 ink) of the working image.
+    judge : callable, optional
+        The digit reader: the probability that a darkness crop (everything
+        but its ink blanked) reads as a number. With ``darkness``: ... and
+        the bent ink between the two parts (the ink left when the straight
+        lines are taken out) reads as a number with at least
+        ``min_posterior``, turned as the page's writing (shape alone cannot
+        tell a welded '7' from a bent stub of border).
+    min_posterior : float
+    turn_clusters : int
+        The ink is read turned as the page's writing: the quarter turn under
+        which the largest this many clusters of writing read as numbers best.
+
+    Returns
+    -------
+    (H, W) bool, the paper of the cut areas (before closing).
+    """
+    h, w = raw_borders.shape
+    n1 = len(inradius)
+    is_country = inradius >= min_inradius
+    is_country[0] = False
+    out = np.zeros((h, w), dtype=bool)
+    count, before, bstats, _ = connected_components((~raw_borders).view(np.uint8))
+    after, held_by = pockets[::2, ::2], before[::2, ::2]
+    pick = is_country[after] & (held_by > 0)
+    key = np.unique(held_by[pick].astype(np.int64) * n1 + after[pick])
+    holder, held = key // n1, key % n1
+    parts = np.bincount(holder, minlength=count)
+    two = parts == 2
+    two[0] = False
+    two[_edge_labels(before)] = False
+    if not two.any():
+        return out
+    # Countries that hold writing of a number's height.
+    _, comps, cstats, _ = connected_components(writing.view(np.uint8))
+    tall = np.flatnonzero(
+        np.maximum(cstats[:, cv2.CC_STAT_WIDTH], cstats[:, cv2.CC_STAT_HEIGHT]) >= clean_height
+    )
+    numbered: set[int] = set()
+    for k in tall[tall > 0]:
+        x, y, cw, ch = (int(v) for v in cstats[k, :4])
+        win = np.s_[y : y + ch, x : x + cw]
+        numbered.add(_majority_label(pockets[win], comps[win] == k))
+    r = int(np.ceil(reach)) + int(round(line_length))
+    disc = _disk(2 * int(np.ceil(reach)) + 1)
+    kernels = _line_kernels(line_length, STROKE_ANGLES)
+    grow = np.ones((2 * STROKE_LINE_GROW_PX + 1,) * 2, np.uint8)
+    turn: int | None = None
+    for k in np.flatnonzero(two):
+        a, b = (int(v) for v in held[holder == k])
+        if a in numbered or b in numbered or min(inradius[a], inradius[b]) > max_part:
+            continue
+        x, y, cw, ch = (int(v) for v in bstats[k, :4])
+        win = np.s_[max(0, y - r) : min(h, y + ch + r), max(0, x - r) : min(w, x + cw + r)]
+        pw = pockets[win]
+        near_a = cv2.dilate((pw == a).view(np.uint8), disc) > 0
+        near_b = cv2.dilate((pw == b).view(np.uint8), disc) > 0
+        sep = near_a & near_b & borders[win]
+        drawn = sep & raw_borders[win]
+        if not drawn.any():
+            continue
+        ys, xs = np.nonzero(sep)
+        if max(ys.max() - ys.min(), xs.max() - xs.min()) + 1 > max_extent:
+            continue
+        # A straight piece is a stretch of border; a number's strokes bend
+        # and are short: ink that no straight line ``line_length`` long fits
+        # in (the ends of the borders it joins are such lines).
+        b8 = raw_borders[win].view(np.uint8)
+        lines = np.zeros_like(b8)
+        for kernel in kernels:
+            lines |= np.asarray(cv2.morphologyEx(b8, cv2.MORPH_OPEN, kernel), np.uint8)
+        lines = np.asarray(cv2.dilate(lines, grow), np.uint8)
+        rest = (drawn & (lines == 0)).view(np.uint8)
+        if not rest.any():
+            continue
+        _, pieces, rstats, _ = connected_components(rest)
+        j = 1 + int(np.argmax(rstats[1:, cv2.CC_STAT_AREA]))
+        pts = cv2.findNonZero((pieces == j).view(np.uint8))
+        (_, _), (rw, rh), _ = cv2.minAreaRect(pts)
+        piece = pieces == j
+        # Drawn strokes are a line width thick; what is left of printed
+        # ruling (or of a grid) is a pixel or two.
+        thickness = np.count_nonzero(piece) / max(1, np.count_nonzero(thin(piece)))
+        if max(rw, rh) < min_stroke or min(rw, rh) < min_bend or thickness < min_thickness:
+            continue
+        if judge is not None and darkness is not None:
+            if turn is None:
+                turn = _writing_turn(comps, cstats, tall[tall > 0], darkness, judge, turn_clusters)
+            crop = np.where(rest > 0, darkness[win], np.float32(0.0)).astype(np.float32)
+            if judge(np.ascontiguousarray(np.rot90(crop, turn))) < min_posterior:
+                continue
+        out[win] |= before[win] == k
+    return out
+
+
 def neck_closings(
     raw_borders: NDArray[np.bool_],
     borders: NDArray[np.bool_],
@@ -2450,6 +2647,31 @@ def segment(
         )
         if cut.any():
             borders &= ~cut
+            loose = loosely()
+
+    if settings.welded_split_extent > 0:
+        split = welded_splits(
+            raw_borders,
+            borders,
+            loose.pockets,
+            loose.inradius,
+            writing,
+            min_inradius=settings.stub_country_inradius * lw,
+            max_extent=settings.welded_split_extent * writing_height(writing, lw),
+            reach=(settings.gap_close + 1) * lw,
+            clean_height=settings.welded_stroke_clean * writing_height(writing, lw),
+            line_length=settings.welded_stroke_line * writing_height(writing, lw),
+            min_stroke=settings.welded_split_stroke * writing_height(writing, lw),
+            min_bend=settings.welded_split_bend * writing_height(writing, lw),
+            min_thickness=settings.welded_split_thickness * lw,
+            max_part=settings.welded_split_part * writing_height(writing, lw),
+            darkness=ink.darkness,
+            judge=_number_reader(settings.welded_split_least),
+            min_posterior=settings.welded_split_posterior,
+            turn_clusters=settings.welded_split_turn_clusters,
+        )
+        if split.any():
+            borders &= ~split
             loose = loosely()
 
     def bridge(

@@ -526,6 +526,16 @@ class ReaderSettings:
         with an inscribed radius under this many line widths, was cut into
         slivers (a welded '1' tied to the border across): it keeps its
         borders unclosed. 0 turns it off.
+    welded_split_extent : float
+        A paper area that gap closing splits into exactly two countries,
+        neither holding writing ``welded_stroke_clean`` writing heights high,
+        whose border ink between them spans at most this many writing heights,
+        was cut by a number welded to a border by one end and tied to another
+        by closing: it keeps its borders unclosed, when the digit network
+        reads the bent ink between the parts (turned as the page's writing) as
+        a number ``welded_split_least`` or more with at least
+        ``welded_split_posterior`` (none undone without the model). 0 turns
+        it off.
     curl_min_length : float
         A loose-ended branch of the (not yet gap-closed) border network,
         shorter than ``writing_max_extent`` and at least this many line widths
@@ -811,6 +821,14 @@ class ReaderSettings:
     welded_stroke_clean: float = 0.5
     swallowed_min_area: float = 80.0
     cut_pocket_inradius: float = 3.5
+    welded_split_extent: float = 2.0
+    welded_split_stroke: float = 0.5  # ... and holds a bent stroke this long (writing heights) ...
+    welded_split_bend: float = 0.3  # ... and this wide (writing heights) ...
+    welded_split_thickness: float = 0.5  # ... and this thick (line widths)
+    welded_split_part: float = 0.8  # the narrower part's inradius at most this (writing heights)
+    welded_split_posterior: float = 0.9  # ... and the bent ink reads as a number this surely
+    welded_split_least: int = 2  # ... counting numbers from this (a lone stroke, a stub, reads 1)
+    welded_split_turn_clusters: int = 8  # ... turned as the largest this many clusters read best
     curl_min_length: float = 4.0
     curl_ratio: float = 2.5
     curl_keep: float = 2.0

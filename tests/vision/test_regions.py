@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 from types import SimpleNamespace
 
@@ -30,6 +31,7 @@ from aggression_vision.vision.regions import (
     swallowed_countries,
     thin,
     welded_seeds,
+    welded_splits,
     welded_strokes,
 )
 from aggression_vision.vision.settings import ReaderSettings
@@ -471,6 +473,83 @@ def test_a_country_cut_into_slivers_by_gap_closing_keeps_its_gap() -> None:
     closed = raw.copy()
     closed[10:16, 30] = True
     assert not _cut(raw, closed, 30.0).any()
+
+
+def _split(
+    raw: NDArray[np.bool_],
+    closed: NDArray[np.bool_],
+    writing: NDArray[np.bool_],
+    judge: Callable[[NDArray[np.float32]], float] | None = None,
+) -> NDArray[np.bool_]:
+    """welded_splits on the paper areas of ``closed`` holding a disc of 5 px, for
+    writing 30 px high and lines 3 px wide (``judge``: the digit reader, the ink
+    its darkness)."""
+    free = (~closed).astype(np.uint8)
+    count, pockets = cv2.connectedComponents(free, connectivity=8)
+    dist = cv2.distanceTransform(free, cv2.DIST_L2, 5)
+    inradius = np.zeros(count, dtype=np.float32)
+    np.maximum.at(inradius, pockets.ravel(), dist.ravel())
+    return welded_splits(
+        raw,
+        closed,
+        pockets,
+        inradius,
+        writing,
+        min_inradius=5.0,
+        max_extent=60.0,
+        reach=12.0,
+        clean_height=15.0,
+        line_length=39.0,
+        min_stroke=15.0,
+        min_bend=9.0,
+        min_thickness=1.5,
+        darkness=raw.astype(np.float32),
+        judge=judge,
+        min_posterior=0.9,
+    )
+
+
+def test_a_country_cut_by_a_welded_number_tied_across_keeps_its_gap() -> None:
+    # A box 40 px wide; a "7" hangs on its left line by its bar, the bar's
+    # end 5 px short of the right line: closing tied it on and cut the box.
+    raw = np.zeros((240, 200), dtype=np.uint8)
+    cv2.rectangle(raw, (10, 10), (50, 230), 1, 3)
+    cv2.rectangle(raw, (50, 10), (190, 230), 1, 3)
+    seven = np.array([[10, 100], [43, 100], [30, 128]], np.int32).reshape(-1, 1, 2)
+    cv2.polylines(raw, [seven], False, 1, 3)
+    raw = raw.astype(bool)
+    closed = raw.copy()
+    closed[99:102, 43:50] = True
+    writing = np.zeros_like(raw)
+    out = _split(raw, closed, writing)
+    assert out[50, 30] and out[180, 30] and not out[120, 120] and not raw[out].any()
+    # The digit reader judges the bent ink: a stub it does not read as a number
+    # is a real border stopping short.
+    seen: list[NDArray[np.float32]] = []
+
+    def reader(surely: float) -> Callable[[NDArray[np.float32]], float]:
+        def read(crop: NDArray[np.float32]) -> float:
+            seen.append(crop)
+            return surely
+
+        return read
+
+    assert not _split(raw, closed, writing, reader(0.5)).any()
+    assert seen and seen[-1].any()
+    assert _split(raw, closed, writing, reader(0.95))[50, 30]
+    # A number in either part: a real border between numbered countries.
+    numbered = writing.copy()
+    numbered[40:65, 30:33] = True
+    assert not _split(raw, closed, numbered).any()
+    # A straight stretch of border stopping short: a real gap.
+    straight = np.zeros(raw.shape, dtype=np.uint8)
+    cv2.rectangle(straight, (10, 10), (50, 230), 1, 3)
+    cv2.rectangle(straight, (50, 10), (190, 230), 1, 3)
+    cv2.line(straight, (10, 100), (43, 100), 1, 3)
+    raw = straight.astype(bool)
+    closed = raw.copy()
+    closed[99:102, 43:50] = True
+    assert not _split(raw, closed, writing).any()
 
 
 def test_a_welded_one_tied_to_the_border_across_is_writing() -> None:
