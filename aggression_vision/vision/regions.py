@@ -2650,6 +2650,7 @@ def segment(
             loose = loosely()
 
     if settings.welded_split_extent > 0:
+        text_h = writing_height(writing, lw)
         split = welded_splits(
             raw_borders,
             borders,
@@ -2657,14 +2658,14 @@ def segment(
             loose.inradius,
             writing,
             min_inradius=settings.stub_country_inradius * lw,
-            max_extent=settings.welded_split_extent * writing_height(writing, lw),
+            max_extent=settings.welded_split_extent * text_h,
             reach=(settings.gap_close + 1) * lw,
-            clean_height=settings.welded_stroke_clean * writing_height(writing, lw),
-            line_length=settings.welded_stroke_line * writing_height(writing, lw),
-            min_stroke=settings.welded_split_stroke * writing_height(writing, lw),
-            min_bend=settings.welded_split_bend * writing_height(writing, lw),
+            clean_height=settings.welded_stroke_clean * text_h,
+            line_length=settings.welded_stroke_line * text_h,
+            min_stroke=settings.welded_split_stroke * text_h,
+            min_bend=settings.welded_split_bend * text_h,
             min_thickness=settings.welded_split_thickness * lw,
-            max_part=settings.welded_split_part * writing_height(writing, lw),
+            max_part=settings.welded_split_part * text_h,
             darkness=ink.darkness,
             judge=_number_reader(settings.welded_split_least),
             min_posterior=settings.welded_split_posterior,
