@@ -384,11 +384,10 @@ def load_crossed_net() -> MarkNet:
 
 
 def number_mass(net: MarkNet, ink: NDArray[np.float32], *, least: int = 1) -> float:
-    """The posterior mass, over the closed vocabulary without pairs ("", the
-    numbers, the letters), that ``ink`` (a darkness crop, see :func:`to_input`)
-    reads as a number ``least``..100."""
-    base = vocabulary()[: 1 + MAX_ARMIES + len(LETTERS)]
-    ll = ctc_log_likelihood(net.run(to_input(ink)[None]).logprobs, base)[0]
+    """The posterior mass, over the closed vocabulary (see
+    :func:`closed_vocabulary`), that ``ink`` (a darkness crop, see
+    :func:`to_input`) reads as a number ``least``..100."""
+    ll = ctc_log_likelihood(net.run(to_input(ink)[None]).logprobs, closed_vocabulary())[0]
     post = np.exp(ll - ll.max())
     return float(post[least : 1 + MAX_ARMIES].sum() / post.sum())
 
@@ -421,6 +420,13 @@ def vocabulary() -> tuple[str, ...]:
     letters = list(LETTERS)
     pairs = [f"{a}{n}" for a in LETTERS for n in numbers]
     return tuple(["", *numbers, *letters, *pairs])
+
+
+@lru_cache(maxsize=1)
+def closed_vocabulary() -> tuple[str, ...]:
+    """The texts a cluster can be without pairs: nothing, the numbers 1-100 and the
+    letters A-Z (the head of :func:`vocabulary`)."""
+    return vocabulary()[: 1 + MAX_ARMIES + len(LETTERS)]
 
 
 @dataclass(frozen=True)

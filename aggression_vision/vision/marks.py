@@ -3556,7 +3556,7 @@ class _AngleScorer:
         self.letter: dict[tuple[float, int], int] = {}
         # whether the network reads the voter as underlined, per (angle, voter)
         self.underlined: dict[tuple[float, int], bool] = {}
-        self.vocab = digits.vocabulary()[1 : 1 + digits.MAX_ARMIES + len(digits.LETTERS)]
+        self.vocab = digits.closed_vocabulary()[1:]
 
     def _which(self, n_voters: int | None, only: list[int] | None) -> list[int]:
         """The voters asked for: ``only`` these, or the first ``n_voters`` (all)."""
@@ -3706,7 +3706,7 @@ def read_clusters(
     ``inputs``: when given, receives the network inputs made of the crops run, by
     index of the crop (a second network reads some of them again). ``likelihoods``:
     when given, receives the log-likelihood of each text of the closed vocabulary
-    (:func:`_closed_vocabulary`) for each crop (one (N, K) array).
+    (:func:`digits.closed_vocabulary`) for each crop (one (N, K) array).
     """
     cfg = settings or MarksSettings()
     if not crops:
@@ -4150,15 +4150,10 @@ def _crossed_view_crops(crop: NDArray[np.float32], cfg: MarksSettings) -> list[N
     return views
 
 
-def _closed_vocabulary() -> tuple[str, ...]:
-    """The texts a cluster can be: nothing, the numbers 1-100 and the letters A-Z."""
-    return digits.vocabulary()[: 1 + digits.MAX_ARMIES + len(digits.LETTERS)]
-
-
 def _mean_posterior(logprobs: NDArray[np.float32], groups: int) -> NDArray[np.float64]:
     """The posterior over the closed vocabulary (nothing, numbers, letters) of each of
     ``groups`` equal runs of rows of ``logprobs``, averaged over its run."""
-    ll = digits.ctc_log_likelihood(logprobs, _closed_vocabulary())
+    ll = digits.ctc_log_likelihood(logprobs, digits.closed_vocabulary())
     post = np.exp(ll - ll.max(axis=1, keepdims=True))
     post /= post.sum(axis=1, keepdims=True)
     return np.asarray(post.reshape(groups, len(post) // groups, -1).mean(axis=1))
@@ -4234,7 +4229,7 @@ def crossed_text(
     if cfg.crossed_text_mix == "mean":
         word = cfg.crossed_text_weight * word + (1.0 - cfg.crossed_text_weight) * first
         first = np.zeros_like(first)
-    base = _closed_vocabulary()
+    base = digits.closed_vocabulary()
     if likelihoods is not None and cfg.crossed_text_hundred and cfg.crossed_text_mix == "mean":
         likelihoods[pick] = np.log(np.maximum(word, 1e-30))
     result = list(readings)
@@ -4701,9 +4696,8 @@ def _readings(
     """Texts, posteriors, each item's likeliest letter with the letters' mass, and its
     likeliest number with the numbers' mass. ``likelihoods``: when given, receives the
     log-likelihoods of the closed vocabulary's texts (one (N, K) array)."""
-    vocab = digits.vocabulary()
-    n_base = 1 + digits.MAX_ARMIES + len(digits.LETTERS)
-    base = vocab[:n_base]
+    base = digits.closed_vocabulary()
+    n_base = len(base)
     ll = digits.ctc_log_likelihood(logprobs, base)
     if likelihoods is not None:
         likelihoods.append(ll)

@@ -1354,7 +1354,6 @@ def welded_splits(
     r = int(np.ceil(reach)) + int(round(line_length))
     disc = _disk(2 * int(np.ceil(reach)) + 1)
     kernels = _line_kernels(line_length, STROKE_ANGLES)
-    grow = np.ones((2 * STROKE_LINE_GROW_PX + 1,) * 2, np.uint8)
     turn: int | None = None
     for k in np.flatnonzero(two):
         a, b = (int(v) for v in held[holder == k])
@@ -1375,12 +1374,7 @@ def welded_splits(
         # A straight piece is a stretch of border; a number's strokes bend
         # and are short: ink that no straight line ``line_length`` long fits
         # in (the ends of the borders it joins are such lines).
-        b8 = raw_borders[win].view(np.uint8)
-        lines = np.zeros_like(b8)
-        for kernel in kernels:
-            lines |= np.asarray(cv2.morphologyEx(b8, cv2.MORPH_OPEN, kernel), np.uint8)
-        lines = np.asarray(cv2.dilate(lines, grow), np.uint8)
-        rest = (drawn & (lines == 0)).view(np.uint8)
+        rest = (drawn & ~_straight_lines(raw_borders[win], kernels)).view(np.uint8)
         if not rest.any():
             continue
         _, pieces, rstats, _ = connected_components(rest)
@@ -2325,6 +2319,17 @@ def writing_height(writing: NDArray[np.bool_], line_width: float) -> float:
     return float(np.median(heights[len(heights) // 2 :]))
 
 
+def _straight_lines(mask: NDArray[np.bool_], kernels: list[NDArray[np.uint8]]) -> NDArray[np.bool_]:
+    """The pixels of ``mask`` on a straight line as long as one of the line
+    ``kernels`` (see :func:`_line_kernels`), grown by ``STROKE_LINE_GROW_PX``."""
+    m = mask.view(np.uint8)
+    lines = np.zeros_like(m)
+    for kernel in kernels:
+        lines |= np.asarray(cv2.morphologyEx(m, cv2.MORPH_OPEN, kernel), np.uint8)
+    grow = np.ones((2 * STROKE_LINE_GROW_PX + 1,) * 2, np.uint8)
+    return np.asarray(cv2.dilate(lines, grow), np.uint8) > 0
+
+
 def _line_kernels(length: float, count: int) -> list[NDArray[np.uint8]]:
     """One-pixel straight lines ``length`` pixels long (odd), at ``count``
     angles over 180 degrees, each in a square kernel."""
@@ -2418,17 +2423,12 @@ def welded_strokes(
     kernels = _line_kernels(settings.welded_stroke_line * text_h, STROKE_ANGLES)
     margin = int(round(settings.welded_stroke_reach * text_h)) + len(kernels[0])
     ring = np.ones((2 * STROKE_RING_PX + 1,) * 2, np.uint8)
-    grow = np.ones((2 * STROKE_LINE_GROW_PX + 1,) * 2, np.uint8)
     for k in seeds:
         x, y, cw, ch = (int(v) for v in stats[k, :4])
         y0, x0 = max(0, y - margin), max(0, x - margin)
         win = np.s_[y0 : min(h, y + ch + margin), x0 : min(w, x + cw + margin)]
-        b = borders[win].view(np.uint8)
-        lines = np.zeros_like(b)
-        for kernel in kernels:
-            lines |= np.asarray(cv2.morphologyEx(b, cv2.MORPH_OPEN, kernel), np.uint8)
-        lines = np.asarray(cv2.dilate(lines, grow), np.uint8)
-        rest = borders[win] & (lines == 0)
+        lines = _straight_lines(borders[win], kernels)
+        rest = borders[win] & ~lines
         if not rest.any():
             continue
         _, pieces, pstats, _ = connected_components(rest.view(np.uint8))
@@ -2447,7 +2447,7 @@ def welded_strokes(
         own = _majority_label(lab, seed)
         if hit.size == 0 or own == 0:
             continue
-        off_line = cv2.distanceTransform((lines == 0).view(np.uint8), cv2.DIST_L2, 3)
+        off_line = cv2.distanceTransform((~lines).view(np.uint8), cv2.DIST_L2, 3)
         # Paper of no country reaching the window's edge lies outside the map
         # (pockets between a digit and its border do not reach it).
         unowned = ((lab == 0) & ~ink[win]).view(np.uint8)

@@ -11,7 +11,6 @@ from aggression_vision.vision.marks import (
     Cluster,
     ClusterReading,
     MarksSettings,
-    _closed_vocabulary,
     crossed_asked,
     crossed_text,
 )
@@ -92,7 +91,7 @@ def test_the_mean_posterior_is_the_one_the_totals_read() -> None:
     cl = Cluster(1, (0, 0, 20, 30), (1,), 1.0)
     asked = ClusterReading(cl, "1", 0.6, 0.0, 0.9)
     plain = ClusterReading(cl, "7", 0.6, 0.0, 0.02)
-    vocab = len(_closed_vocabulary())
+    vocab = len(digits.closed_vocabulary())
     ll = np.zeros((2, vocab))
     cfg = MarksSettings()
     readings = [asked, plain]
