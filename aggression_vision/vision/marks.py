@@ -573,6 +573,18 @@ class MarksSettings:
         numbers per 20 countries: 7 to 9 more crops for the network.)
     view_angles : tuple of float
         See ``view_threshold``; empty: off.
+    view_nets : tuple of str
+        The other networks ("crossed": ``models/marks_crossed.onnx``, "second":
+        ``models/marks_second.onnx``) that read each view of a doubtful number too (see
+        ``view_threshold``); the mean posterior is over every view of every network.
+        The networks, trained or fine-tuned on other data, err on other crops: of the
+        doubtful numbers (first network below 0.7) of the 150 dev photos' clusters that
+        hold a true plain number, the first network's views alone read 108 of 185 right,
+        with both networks 113; of the 300 photos of big, 233 -> 262 of 419. (Marks
+        stage on cached segmentations, base ad84fe7: armies tune 532 -> 536, s3 584 ->
+        588, r3 675 -> 673, dev2 424 -> 425, fresh 2169 -> 2179, fresh2 1897 -> 1911,
+        big 4027 -> 4043; real sudoku photos, whole reader, 856 -> 855 of 864 digit
+        cells.) Empty: the first network alone.
     view_shears : tuple of float
         More views of those doubtful numbers when read crossed out (see
         ``view_shear_crossed``): the crop sheared across by each of these (horizontal
@@ -1053,6 +1065,7 @@ class MarksSettings:
     residue_max_size: float = 5.0
     view_threshold: float = 0.7
     view_angles: tuple[float, ...] = (12.0, -12.0)
+    view_nets: tuple[str, ...] = ("crossed", "second")
     view_shears: tuple[float, ...] = (0.2, -0.2)
     view_shear_crossed: float = 0.5
     ones_stretch: float = 1.5
@@ -1365,6 +1378,8 @@ def read_page(
         inputs=inputs,
         likelihoods=ll,
     )
+    # (The texts the first network read each crop as, before any reading again.)
+    first_texts = [r.text for r in readings]
     if net is not None and backend == "cnn" and cfg.view_angles:
         readings = _reread_turned(readings, crops, lp[0], net, cfg)
     if net is not None and backend == "cnn":
@@ -1392,7 +1407,7 @@ def read_page(
         if backend == "cnn" and cfg.crossed_underlined:
             readings = _crossed_without_underline(readings, crops, net, lw, cfg)
         if backend == "cnn":
-            readings = _touching_underlines(readings, crops, net, lw, cfg)
+            readings = _touching_underlines(readings, crops, net, lw, cfg, first_texts)
         underline_ruled = cfg.ruling_contrast < 1.0 and cfg.underline_ruled
         if underline_ruled:
             readings = _ruled_underlines(readings, crops, frame_gray, net, lw, cfg, ruled)
@@ -3785,13 +3800,16 @@ def _reread_turned(
     logprobs: NDArray[np.float32],
     net: digits.MarkNet,
     cfg: MarksSettings,
+    more: Sequence[digits.MarkNet] | None = None,
 ) -> list[ClusterReading]:
     """Read the doubtful numbers again turned by ``view_angles`` (those read crossed
     out also sheared by ``view_shears``) and take the text of the mean posterior over
-    the views (see ``view_threshold``).
+    the views (see ``view_threshold``), read by ``net`` and by the networks of
+    ``view_nets``.
 
     ``logprobs``: the network's outputs for ``crops`` (the unturned views). Only
     number readings are read again (a letter beside a number keeps its reading).
+    ``more``: the other networks that read every view; those of ``view_nets`` when None.
     """
     if not cfg.view_angles:
         return readings
@@ -3805,10 +3823,22 @@ def _reread_turned(
     # Each pick's own view first, then its other views.
     others = np.split(out.logprobs, np.cumsum([len(vs) for vs in per])[:-1])
     rows = [x for i, o in zip(pick, others, strict=True) for x in (logprobs[i][None], o)]
+    if more is None:
+        more = [_view_net(name) for name in cfg.view_nets]
+    if more:
+        # (The same views, own ones included, read by each other network.)
+        every = [v for i, vs in zip(pick, per, strict=True) for v in (crops[i], *vs)]
+        theirs = [_run_views(m, every).logprobs for m in more]
+        cuts = np.cumsum([1 + len(vs) for vs in per])[:-1]
+        rows = [
+            x
+            for k, mine in enumerate(np.split(np.concatenate(rows), cuts))
+            for x in (mine, *(np.split(t, cuts)[k] for t in theirs))
+        ]
     ll = digits.ctc_log_likelihood(np.concatenate(rows), base)
     post = np.exp(ll - ll.max(axis=1, keepdims=True))
     post /= post.sum(axis=1, keepdims=True)
-    groups = np.split(post, np.cumsum([1 + len(vs) for vs in per])[:-1])
+    groups = np.split(post, np.cumsum([(1 + len(vs)) * (1 + len(more)) for vs in per])[:-1])
     out_r = list(readings)
     for i, group in zip(pick, groups, strict=True):
         mean = group.mean(axis=0)
@@ -3817,6 +3847,15 @@ def _reread_turned(
         if text.isdigit() and text != readings[i].text:
             out_r[i] = replace(readings[i], text=text, probability=float(mean[k]))
     return out_r
+
+
+def _view_net(name: str) -> digits.MarkNet:
+    """The network of ``view_nets`` named ``name``: "crossed" or "second"."""
+    if name == "crossed":
+        return digits.load_crossed_net()
+    if name == "second":
+        return digits.load_second_net()
+    raise ValueError(f"unknown view network {name!r} (expected 'crossed' or 'second')")
 
 
 def _views(
@@ -4319,6 +4358,7 @@ def _touching_underlines(
     net: digits.MarkNet,
     line_width: float,
     cfg: MarksSettings,
+    first: list[str] | None = None,
 ) -> list[ClusterReading]:
     """``readings`` with the numbers whose underline touches the digits underlined (see
     ``MarksSettings.touch_shift``): the asked ones' lowest long stroke moved down below
@@ -4331,7 +4371,7 @@ def _touching_underlines(
         if _underline_doubted(r, cfg) and not any(d in r.text for d in cfg.touch_skip)
     ]
     pick, views = _touch_views(readings, crops, asked, line_width, cfg, cfg)
-    return _underlined_when_same(readings, pick, views, net, cfg)
+    return _underlined_when_same(readings, pick, views, net, cfg, first)
 
 
 def _touch_views(
@@ -4453,9 +4493,13 @@ def _underlined_when_same(
     views: list[NDArray[np.float32]],
     net: digits.MarkNet,
     cfg: MarksSettings,
+    first: list[str] | None = None,
 ) -> list[ClusterReading]:
     """``readings`` with those of ``pick`` underlined when their view (``views``, in
-    the same order) is read as the same text, underlined (above ``mark_threshold``)."""
+    the same order) is read as the same text, underlined (above ``mark_threshold``).
+    ``first``: the texts the network read the crops as, by index: a view read as that
+    text counts as the same too (the view is the network's alone; the reading's text
+    may come of other views or networks)."""
     if not pick:
         return readings
     out = _run_views(net, views)
@@ -4463,7 +4507,8 @@ def _underlined_when_same(
     result = list(readings)
     for j, i in enumerate(pick):
         u = float(out.underlined[j])
-        if texts[j] == readings[i].text and u > cfg.mark_threshold:
+        same = texts[j] == readings[i].text or (first is not None and texts[j] == first[i])
+        if same and u > cfg.mark_threshold:
             result[i] = replace(readings[i], underlined=u)
     return result
 

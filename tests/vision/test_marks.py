@@ -941,10 +941,10 @@ def test_a_doubtful_number_is_read_again_turned_and_the_views_vote() -> None:
     sure = ClusterReading(replace(tall, region=2), "1", 0.99, 0.0, 0.0)
     lp = np.stack([logprobs("1", 0.55), logprobs("1", 0.99)])
     net = Views()
-    got = _reread_turned([doubtful, sure], [crop, crop], lp, net, MarksSettings())  # type: ignore[arg-type]
+    cfg = MarksSettings(view_nets=())  # (the first network alone)
+    got = _reread_turned([doubtful, sure], [crop, crop], lp, net, cfg)  # type: ignore[arg-type]
     # Two of three views read 7: the doubtful 1 is a 7; the sure one is not read again.
     assert [r.text for r in got] == ["7", "1"]
-    cfg = MarksSettings()
     assert net.seen == len(cfg.view_angles)
     # One read crossed out is also read sheared.
     net = Views()
@@ -956,6 +956,94 @@ def test_a_doubtful_number_is_read_again_turned_and_the_views_vote() -> None:
     net = Views()
     cfg = MarksSettings(view_angles=())
     assert _reread_turned([doubtful], [crop], lp[:1], net, cfg)[0].text == "1"  # type: ignore[arg-type]
+
+
+def test_the_views_of_a_doubtful_number_are_read_by_the_other_networks_too() -> None:
+    from aggression_vision.vision import digits
+    from aggression_vision.vision.marks import (
+        Cluster,
+        ClusterReading,
+        _reread_turned,
+        _view_net,
+    )
+
+    steps, classes = digits.INPUT_W // 4, 1 + len(digits.ALPHABET)
+
+    def logprobs(text: str, sure: float) -> np.ndarray:
+        lp = np.full((steps, classes), np.log(1e-4), np.float32)
+        lp[:, 0] = 0.0
+        for k, ch in enumerate(text):
+            t = 10 + 4 * k
+            lp[t, :] = np.log((1 - sure) / (classes - 1))
+            lp[t, 1 + digits.ALPHABET.index(ch)] = np.log(sure)
+        return lp - np.logaddexp.reduce(lp, axis=1, keepdims=True)
+
+    class Reads:
+        """Stands in for a network that reads every view as ``text``."""
+
+        def __init__(self, text: str, sure: float) -> None:
+            self.text, self.sure, self.seen = text, sure, 0
+
+        def run(self, x: np.ndarray) -> digits.NetOutput:
+            self.seen += len(x)
+            n = len(x)
+            lp = np.stack([logprobs(self.text, self.sure)] * n)
+            return digits.NetOutput(lp, np.zeros(n, np.float32), np.zeros(n, np.float32))
+
+    crop = np.zeros((30, 20), np.float32)
+    crop[5:25, 9:12] = 1.0
+    doubtful = ClusterReading(Cluster(1, (0, 0, 20, 30), (1,), 1.0), "1", 0.6, 0.0, 0.0)
+    lp = logprobs("1", 0.6)[None]
+    cfg = MarksSettings()
+    # The first network's turned views read the doubtful 1 as 1 again: alone, it stays.
+    assert _reread_turned([doubtful], [crop], lp, Reads("1", 0.6), cfg, [])[0].text == "1"  # type: ignore[arg-type]
+    # Two other networks read each view (its own one too) as a sure 7: the mean over
+    # every view of the three networks is a 7.
+    others = [Reads("7", 0.95), Reads("7", 0.95)]
+    got = _reread_turned([doubtful], [crop], lp, Reads("1", 0.6), cfg, others)  # type: ignore[arg-type]
+    assert got[0].text == "7"
+    assert [o.seen for o in others] == [1 + len(cfg.view_angles)] * 2
+    # One other network only, unsure: the first network's views outweigh it.
+    got = _reread_turned([doubtful], [crop], lp, Reads("1", 0.6), cfg, [Reads("7", 0.5)])  # type: ignore[arg-type]
+    assert got[0].text == "1"
+    # The settings name the networks.
+    assert cfg.view_nets and all(_view_net(n) is not None for n in cfg.view_nets)
+    with pytest.raises(ValueError, match="unknown view network 'third'"):
+        _view_net("third")
+
+
+def test_an_underline_view_read_as_the_first_network_read_the_crop_counts_as_the_same() -> None:
+    from aggression_vision.vision import digits
+    from aggression_vision.vision.marks import Cluster, ClusterReading, _underlined_when_same
+
+    steps, classes = digits.INPUT_W // 4, 1 + len(digits.ALPHABET)
+    lp = np.full((steps, classes), np.log(1e-4), np.float32)
+    lp[:, 0] = 0.0
+    for k, ch in enumerate("14"):
+        lp[10 + 4 * k, :] = np.log(1e-4)
+        lp[10 + 4 * k, 1 + digits.ALPHABET.index(ch)] = 0.0
+    lp = lp - np.logaddexp.reduce(lp, axis=1, keepdims=True)
+
+    class Underlined:
+        """Stands in for the network: the view reads a sure 14, underlined."""
+
+        def run(self, x: np.ndarray) -> digits.NetOutput:
+            n = len(x)
+            return digits.NetOutput(
+                np.stack([lp] * n), np.full(n, 0.9, np.float32), np.zeros(n, np.float32)
+            )
+
+    crop = np.zeros((30, 40), np.float32)
+    crop[5:25, 9:12] = 1.0
+    # Read 4 by the turned views of every network, 14 by the first network's own view.
+    r = ClusterReading(Cluster(1, (0, 0, 40, 30), (1,), 1.0), "4", 0.4, 0.2, 0.0)
+    cfg = MarksSettings()
+    net = Underlined()
+    assert _underlined_when_same([r], [0], [crop], net, cfg)[0].underlined == 0.2  # type: ignore[arg-type]
+    got = _underlined_when_same([r], [0], [crop], net, cfg, ["14"])[0]  # type: ignore[arg-type]
+    assert got.underlined == pytest.approx(0.9) and got.text == "4"
+    # A view read otherwise than both is no evidence.
+    assert _underlined_when_same([r], [0], [crop], net, cfg, ["41"])[0].underlined == 0.2  # type: ignore[arg-type]
 
 
 def test_shear_ink_leans_the_top_across_and_straightens_slanted_writing() -> None:
