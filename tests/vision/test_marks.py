@@ -2004,6 +2004,33 @@ def test_the_players_pens_tell_the_owner_of_a_number_whose_underline_is_missed()
     assert colour[0] > colour[1] > colour[2]  # blue lets most of the blue through
 
 
+def test_two_pens_far_apart_tell_the_owners_of_a_page_with_many_underlines_misread() -> None:
+    from dataclasses import replace
+
+    from aggression_vision.vision.marks import _pen_odds
+
+    cfg = MarksSettings()
+    rng = np.random.default_rng(7)
+    # Blue ballpoint (the first player) and pencil (the second), far apart in colour;
+    # three of the twelve underlines misread (a quarter: below ``pen_owner_agree``).
+    blue = np.array([-0.4, -0.7, -0.85]) + rng.normal(0, 0.02, (6, 3))
+    grey = np.array([-0.3, -0.3, -0.33]) + rng.normal(0, 0.02, (6, 3))
+    f = np.concatenate([blue, grey])
+    read = np.array([True] * 4 + [False] * 2 + [False] * 5 + [True])
+    assert np.mean(read == (np.arange(12) < 6)) < cfg.pen_owner_agree
+    odds = _pen_odds(f, read, cfg)
+    assert odds is not None
+    assert (odds[:6] > 0).all() and (odds[6:] < 0).all()
+    # Without the far inks' own agreement the page's pens are not trusted.
+    assert _pen_odds(f, read, replace(cfg, pen_owner_far=np.inf)) is None
+    # Two inks closer than ``pen_owner_far`` (one pen, split by its lighter and darker
+    # numbers) need ``pen_owner_agree`` still.
+    near = np.array([-0.4, -0.7, -0.85]) + rng.normal(0, 0.02, (12, 3))
+    near[6:] += 0.1
+    assert _pen_odds(near, read, replace(cfg, pen_owner_far_agree=0.8)) is None
+    assert _pen_odds(near, read, cfg) is None
+
+
 def test_the_pens_darkness_splits_a_pencil_from_a_felt_pen_of_one_colour() -> None:
     from aggression_vision.vision.marks import _ink_shades, _pen_odds
 
