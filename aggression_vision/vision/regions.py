@@ -923,6 +923,104 @@ def linked_fragments(
     return out
 
 
+def lone_dashes(
+    dashes: NDArray[np.bool_],
+    writing: NDArray[np.bool_],
+    borders: NDArray[np.bool_],
+    *,
+    line_width: float,
+    max_width: float,
+    min_fill: float,
+    clear: float,
+    reach: float,
+    cone: float,
+) -> NDArray[np.bool_]:
+    """The pieces of ``dashes`` that look like a stretch of border pen in a
+    gap of the ``borders``.
+
+    A piece is kept when it is straight (its least rectangle at most
+    ``max_width`` pixels wide), as thick as the borders (its area at least
+    ``min_fill`` times its length times ``line_width``), farther than
+    ``clear`` pixels from all ``writing`` (an underline or a stroke broken
+    off a digit lies along other writing) and in line with the borders: at
+    both of its ends border ink lies within ``reach`` pixels and ``cone``
+    degrees of its axis (a '1' beside a digit welded to a border has the
+    border ink at its side).
+
+    Parameters
+    ----------
+    dashes, writing, borders : (H, W) bool
+    line_width, max_width, clear, reach : float
+        Pixels.
+    min_fill, cone : float
+
+    Returns
+    -------
+    (H, W) bool, a subset of ``dashes``.
+
+    Examples
+    --------
+    >>> dash = np.zeros((20, 30), bool)
+    >>> dash[9:11, 5:15] = True
+    >>> gap = np.zeros_like(dash)
+    >>> gap[9:11, :3] = gap[9:11, 17:] = True
+    >>> opts = dict(line_width=2.0, max_width=3.0, min_fill=0.75, clear=4.0, reach=5.0, cone=30.0)
+    >>> int(lone_dashes(dash, np.zeros_like(dash), gap, **opts).sum())
+    20
+    >>> near = np.zeros_like(dash)
+    >>> near[13, 5:15] = True
+    >>> int(lone_dashes(dash, near, gap, **opts).sum())
+    0
+    >>> side = np.zeros_like(dash)
+    >>> side[13:15, :20] = True
+    >>> int(lone_dashes(dash, np.zeros_like(dash), side, **opts).sum())
+    0
+    """
+    out = np.zeros_like(dashes)
+    count, labels, stats, _ = connected_components(dashes.view(np.uint8))
+    if count <= 1:
+        return out
+    margin = int(np.ceil(clear))
+    for k in range(1, count):
+        x, y, cw, ch = (int(v) for v in stats[k, :4])
+        mine = labels[y : y + ch, x : x + cw] == k
+        pts = np.argwhere(mine)[:, ::-1].astype(np.float32)
+        (_, _), (rw, rh), _ = cv2.minAreaRect(pts)
+        if min(rw, rh) > max_width or len(pts) < min_fill * max(rw, rh) * line_width:
+            continue
+        y0, x0 = max(0, y - margin), max(0, x - margin)
+        around = writing[y0 : y + ch + margin, x0 : x + cw + margin]
+        if around.any():
+            me = np.ones(around.shape, np.uint8)
+            me[y - y0 : y - y0 + ch, x - x0 : x - x0 + cw][mine] = 0
+            if (cv2.distanceTransform(me, cv2.DIST_L2, 3)[around] <= clear).any():
+                continue
+        if _in_line(pts[:, ::-1] + (y, x), borders, reach=reach, cone=cone):
+            out[y : y + ch, x : x + cw] |= mine
+    return out
+
+
+def _in_line(pts: NDArray, borders: NDArray[np.bool_], *, reach: float, cone: float) -> bool:
+    """Whether ``borders`` has ink within ``reach`` pixels and ``cone``
+    degrees of the main axis of the pixels ``pts`` (y, x), beyond both of
+    its ends (:func:`lone_dashes`)."""
+    p = pts.astype(np.float64)
+    centre = p.mean(axis=0)
+    _, vectors = np.linalg.eigh(np.cov((p - centre).T))
+    axis = vectors[:, -1]
+    t = (p - centre) @ axis
+    r = int(np.ceil(reach))
+    for end, out in ((p[np.argmin(t)], -axis), (p[np.argmax(t)], axis)):
+        y0, x0 = max(0, int(end[0]) - r), max(0, int(end[1]) - r)
+        ink = np.argwhere(borders[y0 : int(end[0]) + r + 1, x0 : int(end[1]) + r + 1]) + (y0, x0)
+        v = ink - end
+        dist = np.hypot(v[:, 0], v[:, 1])
+        ok = (dist <= reach) & (v @ out >= np.cos(np.radians(cone)) * dist)
+        if not ok.any():
+            return False
+    return True
+
+
 def _near_boxes(
     stats: NDArray[np.int32], pieces: list[int], of: list[int], margin: float
 ) -> list[int]:
@@ -2542,7 +2640,8 @@ def segment(
     count, lab, stats, _ = connected_components(mask.astype(np.uint8))
     tiny = stats[:, cv2.CC_STAT_AREA] < settings.ink_min_blob * lw * lw
     tiny[0] = False
-    mask &= ~tiny.take(lab)
+    specks = mask & tiny.take(lab)
+    mask &= ~specks
     if not mask.any():
         raise MapNotFoundError("no drawing found on the page")
     t2 = time.perf_counter()
@@ -2575,6 +2674,37 @@ def segment(
         writing &= ~linked
     else:
         linked = np.zeros_like(borders)
+    if settings.link_dash_length > 0 and specks.any():
+        # A stretch of border between two gaps, short enough to pass for
+        # noise: bridging finds no loose end where it ran from one junction
+        # to the next, and the countries on either side merge.
+        dashes = linked_fragments(
+            borders,
+            specks,
+            line_width=lw,
+            min_length=settings.link_min_length * lw,
+            min_straightness=settings.link_straightness,
+            max_fill=settings.link_max_fill,
+            reach=settings.link_reach * lw,
+            ruling=ink.ruling,
+            max_on_ruling=settings.bridge_max_on_ruling,
+            short_length=settings.link_dash_length * lw,
+            short_reach=settings.link_dash_reach * lw,
+        )
+        dashes = lone_dashes(
+            dashes,
+            writing,
+            borders,
+            line_width=lw,
+            max_width=settings.link_dash_width * lw,
+            min_fill=settings.link_dash_fill,
+            clear=settings.link_dash_clear * lw,
+            reach=settings.link_dash_reach * lw,
+            cone=settings.bridge_cone,
+        )
+        borders |= dashes
+        linked |= dashes
+        mask |= dashes
     if settings.curl_ratio > 0:
         # A digit welded to a border by one end would be tied to another
         # border by gap closing and split its country in two.

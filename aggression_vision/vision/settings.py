@@ -600,6 +600,24 @@ class ReaderSettings:
     link_short_reach : float
         ... is border when both its ends lie within this many line widths of
         border ink. ``link_short_length`` 0 turns it off.
+    link_dash_length : float
+        An ink piece smaller than ``ink_min_blob`` (taken off as noise) but
+        at least this many line widths long (a short stretch of border
+        between two gaps, often from one junction to the next, where no
+        loose end shows the gap to bridging) ...
+    link_dash_reach : float
+        ... is border when both its ends lie within this many line widths of
+        border ink. ``link_dash_length`` 0 turns it off.
+    link_dash_width : float
+        Such a dash is straight: its least rectangle at most this many line
+        widths wide (a small '1' or '4' of a thin pen is wider) ...
+    link_dash_fill : float
+        ... drawn with the borders' pen: its area at least this many times
+        its length times the line width (a thin pen's underline, a smudge
+        of the sheet's edge is thinner) ...
+    link_dash_clear : float
+        ... and stands clear of the writing: none within this many line
+        widths (an underline, a stroke broken off a digit).
     link_beside : float
         A straight piece of ink with writing within this many line widths
         beside it (away from its ends) is an underline, not a piece of
@@ -845,6 +863,11 @@ class ReaderSettings:
     link_max_fill: float = 1.3
     link_short_length: float = 4.0  # a shorter piece (a dash) is linked ...
     link_short_reach: float = 1.5  # ... only with both ends this close to border ink
+    link_dash_length: float = 2.5  # a noise-sized piece (a dash between two gaps) is linked ...
+    link_dash_reach: float = 2.5  # ... only with both ends this close to border ink
+    link_dash_width: float = 1.4  # widest least rectangle of a dash (line widths)
+    link_dash_fill: float = 0.75  # least area of a dash / (length x line width)
+    link_dash_clear: float = 2.0  # no writing this near a dash (line widths)
     link_beside: float = 3.0
     link_beside_contrast: float = 15.0
     neck_end_reach: float = 1.5

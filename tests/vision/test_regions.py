@@ -1201,3 +1201,30 @@ def test_a_flat_rule_touching_a_border_seeks_no_strokes() -> None:
     arrays["writing"][80:90, 97:100] = False  # the number's top: a flat bar only
     arrays["ink"] = arrays["borders"] | arrays["writing"]
     assert not welded_strokes(**arrays, line_width=3.0, settings=ReaderSettings()).any()
+
+
+def test_a_border_dash_between_two_gaps_separates_its_countries() -> None:
+    img = _paper()
+    cv2.rectangle(img, (150, 120), (750, 600), INK, LW, cv2.LINE_AA)
+    cv2.line(img, (150, 160), (750, 160), INK, LW, cv2.LINE_AA)
+    # The border across the band: a dash drawn as the pen lifted (thinner),
+    # too small for the ink (under ink_min_blob square line widths), about
+    # two line widths short of both lines.
+    cv2.line(img, (450, 131), (450, 149), INK, LW - 1, cv2.LINE_AA)
+    left, right = (300, 140), (600, 140)
+    seg = segment(img)
+    assert 0 != _cell_of(seg, *left) != _cell_of(seg, *right) != 0
+    off = segment(img, settings=replace(ReaderSettings(), link_dash_length=0.0))
+    assert _cell_of(off, *left) == _cell_of(off, *right) != 0
+
+
+def test_a_digit_one_beside_a_border_is_no_dash() -> None:
+    img = _paper()
+    cv2.rectangle(img, (150, 120), (750, 600), INK, LW, cv2.LINE_AA)
+    cv2.line(img, (150, 150), (750, 150), INK, LW, cv2.LINE_AA)
+    cv2.line(img, (450, 150), (450, 600), INK, LW, cv2.LINE_AA)
+    # A small '1' along the border below the band, as near to it as a dash
+    # in a gap would be to the lines at its ends: border ink at its side.
+    cv2.line(img, (461, 200), (461, 214), INK, LW - 1, cv2.LINE_AA)
+    seg = segment(img)
+    assert not seg.borders[198:217, 459:464].any()
