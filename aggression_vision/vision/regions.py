@@ -5,6 +5,7 @@
 
 from __future__ import annotations
 
+import functools
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -2653,17 +2654,21 @@ def segment(
     borders, writing = split_writing(
         mask, line_width=lw, settings=settings, ruling=ink.ruling, colour=work
     )
+    # (The linking rules shared by the writing pieces and the border dashes.)
+    link = functools.partial(
+        linked_fragments,
+        line_width=lw,
+        min_length=settings.link_min_length * lw,
+        min_straightness=settings.link_straightness,
+        max_fill=settings.link_max_fill,
+        reach=settings.link_reach * lw,
+        ruling=ink.ruling,
+        max_on_ruling=settings.bridge_max_on_ruling,
+    )
     if settings.link_reach > 0:
-        linked = linked_fragments(
+        linked = link(
             borders,
             writing,
-            line_width=lw,
-            min_length=settings.link_min_length * lw,
-            min_straightness=settings.link_straightness,
-            max_fill=settings.link_max_fill,
-            reach=settings.link_reach * lw,
-            ruling=ink.ruling,
-            max_on_ruling=settings.bridge_max_on_ruling,
             beside=settings.link_beside * lw,
             colour=work,
             contrast=settings.link_beside_contrast,
@@ -2678,16 +2683,9 @@ def segment(
         # A stretch of border between two gaps, short enough to pass for
         # noise: bridging finds no loose end where it ran from one junction
         # to the next, and the countries on either side merge.
-        dashes = linked_fragments(
+        dashes = link(
             borders,
             specks,
-            line_width=lw,
-            min_length=settings.link_min_length * lw,
-            min_straightness=settings.link_straightness,
-            max_fill=settings.link_max_fill,
-            reach=settings.link_reach * lw,
-            ruling=ink.ruling,
-            max_on_ruling=settings.bridge_max_on_ruling,
             short_length=settings.link_dash_length * lw,
             short_reach=settings.link_dash_reach * lw,
         )
