@@ -904,23 +904,23 @@ def test_on_a_lettered_page_a_lone_letter_reading_splits_off_a_thin_number() -> 
     assert resolve_splits([whole, other, *parts], lettered={1})[0] == whole
 
 
+def _spelled(text: str, sure: float) -> np.ndarray:
+    """CTC outputs that spell ``text`` with probability ``sure`` at its steps."""
+    steps, classes = digits.INPUT_W // 4, 1 + len(digits.ALPHABET)
+    lp = np.full((steps, classes), np.log(1e-4), np.float32)
+    lp[:, 0] = 0.0
+    for k, ch in enumerate(text):
+        t = 10 + 4 * k
+        lp[t, :] = np.log((1 - sure) / (classes - 1))
+        lp[t, 1 + digits.ALPHABET.index(ch)] = np.log(sure)
+    return lp - np.logaddexp.reduce(lp, axis=1, keepdims=True)
+
+
 def test_a_doubtful_number_is_read_again_turned_and_the_views_vote() -> None:
     from dataclasses import replace
 
     from aggression_vision.vision import digits
     from aggression_vision.vision.marks import Cluster, ClusterReading, _reread_turned
-
-    steps, classes = digits.INPUT_W // 4, 1 + len(digits.ALPHABET)
-
-    def logprobs(text: str, sure: float) -> np.ndarray:
-        """CTC outputs that spell ``text`` with probability ``sure`` at its steps."""
-        lp = np.full((steps, classes), np.log(1e-4), np.float32)
-        lp[:, 0] = 0.0
-        for k, ch in enumerate(text):
-            t = 10 + 4 * k
-            lp[t, :] = np.log((1 - sure) / (classes - 1))
-            lp[t, 1 + digits.ALPHABET.index(ch)] = np.log(sure)
-        return lp - np.logaddexp.reduce(lp, axis=1, keepdims=True)
 
     class Views:
         """Stands in for the network: every turned view reads a sure 7."""
@@ -931,7 +931,7 @@ def test_a_doubtful_number_is_read_again_turned_and_the_views_vote() -> None:
         def run(self, x: np.ndarray) -> digits.NetOutput:
             self.seen += len(x)
             n = len(x)
-            lp = np.stack([logprobs("7", 0.95)] * n)
+            lp = np.stack([_spelled("7", 0.95)] * n)
             return digits.NetOutput(lp, np.zeros(n, np.float32), np.zeros(n, np.float32))
 
     crop = np.zeros((30, 20), np.float32)
@@ -939,7 +939,7 @@ def test_a_doubtful_number_is_read_again_turned_and_the_views_vote() -> None:
     tall = Cluster(1, (0, 0, 20, 30), (1,), 1.0)
     doubtful = ClusterReading(tall, "1", 0.55, 0.0, 0.0)
     sure = ClusterReading(replace(tall, region=2), "1", 0.99, 0.0, 0.0)
-    lp = np.stack([logprobs("1", 0.55), logprobs("1", 0.99)])
+    lp = np.stack([_spelled("1", 0.55), _spelled("1", 0.99)])
     net = Views()
     cfg = MarksSettings(view_nets=())  # (the first network alone)
     got = _reread_turned([doubtful, sure], [crop, crop], lp, net, cfg)  # type: ignore[arg-type]
@@ -967,17 +967,6 @@ def test_the_views_of_a_doubtful_number_are_read_by_the_other_networks_too() -> 
         _view_net,
     )
 
-    steps, classes = digits.INPUT_W // 4, 1 + len(digits.ALPHABET)
-
-    def logprobs(text: str, sure: float) -> np.ndarray:
-        lp = np.full((steps, classes), np.log(1e-4), np.float32)
-        lp[:, 0] = 0.0
-        for k, ch in enumerate(text):
-            t = 10 + 4 * k
-            lp[t, :] = np.log((1 - sure) / (classes - 1))
-            lp[t, 1 + digits.ALPHABET.index(ch)] = np.log(sure)
-        return lp - np.logaddexp.reduce(lp, axis=1, keepdims=True)
-
     class Reads:
         """Stands in for a network that reads every view as ``text``."""
 
@@ -987,13 +976,13 @@ def test_the_views_of_a_doubtful_number_are_read_by_the_other_networks_too() -> 
         def run(self, x: np.ndarray) -> digits.NetOutput:
             self.seen += len(x)
             n = len(x)
-            lp = np.stack([logprobs(self.text, self.sure)] * n)
+            lp = np.stack([_spelled(self.text, self.sure)] * n)
             return digits.NetOutput(lp, np.zeros(n, np.float32), np.zeros(n, np.float32))
 
     crop = np.zeros((30, 20), np.float32)
     crop[5:25, 9:12] = 1.0
     doubtful = ClusterReading(Cluster(1, (0, 0, 20, 30), (1,), 1.0), "1", 0.6, 0.0, 0.0)
-    lp = logprobs("1", 0.6)[None]
+    lp = _spelled("1", 0.6)[None]
     cfg = MarksSettings()
     # The first network's turned views read the doubtful 1 as 1 again: alone, it stays.
     assert _reread_turned([doubtful], [crop], lp, Reads("1", 0.6), cfg, [])[0].text == "1"  # type: ignore[arg-type]
