@@ -1439,6 +1439,29 @@ def test_more_voters_decide_a_close_race_between_far_orientations() -> None:
     assert writing_orientation(voters, net, rectified=True, settings=off) == 180.0  # type: ignore[arg-type]
 
 
+def test_the_half_turn_most_voters_read_better_wins_over_a_few_sure_misreadings() -> None:
+    """A few voters read surely upside down (a labelled page's letters turned passing
+    for digits) outweigh in the mean most voters reading a little better upright: the
+    voters compare the winner with its half turn one by one (fresh seed 20102: 2 -> 12
+    of 19 numbers, big 2134: 6 -> 25 of 35)."""
+    from aggression_vision.vision.marks import writing_orientation
+
+    upright = np.zeros((40, 32), np.float32)  # (60 % of its ink in its top half)
+    upright[2:20, 4:28] = 0.6
+    upright[20:38, 4:28] = 0.4
+    turned = np.zeros((44, 32), np.float32)  # (11 %: a thin bar over a block; taller,
+    turned[2:4, 4:28] = 1.0  # they vote first and put upright out of the race)
+    turned[24:42, 4:28] = 1.0
+    voters = [upright.copy() for _ in range(6)] + [turned.copy() for _ in range(3)]
+    net = _TopHeavyEight()
+    assert writing_orientation(voters, net, rectified=True) == 0.0  # type: ignore[arg-type]
+    off = MarksSettings(orientation_flip_votes=0)
+    assert writing_orientation(voters, net, rectified=True, settings=off) == 180.0  # type: ignore[arg-type]
+    # Fewer voters for the half turn than asked: the mean's winner stays.
+    few = MarksSettings(orientation_flip_votes=4)
+    assert writing_orientation(voters, net, rectified=True, settings=few) == 180.0  # type: ignore[arg-type]
+
+
 class _Neutral:
     """A network that reads every crop alike, as nothing in particular."""
 
