@@ -1014,12 +1014,26 @@ def _in_line(pts: NDArray, borders: NDArray[np.bool_], *, reach: float, cone: fl
     for end, out in ((p[np.argmin(t)], -axis), (p[np.argmax(t)], axis)):
         y0, x0 = max(0, int(end[0]) - r), max(0, int(end[1]) - r)
         ink = np.argwhere(borders[y0 : int(end[0]) + r + 1, x0 : int(end[1]) + r + 1]) + (y0, x0)
-        v = ink - end
-        dist = np.hypot(v[:, 0], v[:, 1])
-        ok = (dist <= reach) & (v @ out >= np.cos(np.radians(cone)) * dist)
-        if not ok.any():
+        if not _in_cone(ink, end, out, reach, cone)[0].any():
             return False
     return True
+
+
+def _in_cone(
+    pts: NDArray[np.int64],
+    point: NDArray[np.float64] | NDArray[np.int64],
+    direction: NDArray[np.float64],
+    reach: float,
+    cone: float,
+) -> tuple[NDArray[np.bool_], NDArray[np.float64]]:
+    """Which of the pixels ``pts`` (y, x) lie within ``reach`` pixels of
+    ``point`` (at least one) and ``cone`` degrees of the unit vector
+    ``direction`` from it, and their distances to it (:func:`_in_line`,
+    :func:`_aim_at`)."""
+    v = (pts - point).astype(np.float64)
+    dist = np.hypot(v[:, 0], v[:, 1])
+    cos = (v @ direction) / np.maximum(dist, 1e-9)
+    return (dist <= reach) & (dist >= 1.0) & (cos >= np.cos(np.radians(cone))), dist
 
 
 def _near_boxes(
@@ -1868,10 +1882,7 @@ def _aim_at(
     pts = np.argwhere(target) + (y0, x0)
     if len(pts) == 0:
         return None
-    v = (pts - free).astype(np.float64)
-    dist = np.hypot(v[:, 0], v[:, 1])
-    cos = (v @ direction) / np.maximum(dist, 1e-9)
-    ok = (dist <= reach) & (dist >= 1.0) & (cos >= np.cos(np.radians(cone)))
+    ok, dist = _in_cone(pts, free, direction, reach, cone)
     if not ok.any():
         return None
     return pts[np.flatnonzero(ok)[np.argmin(dist[ok])]]
