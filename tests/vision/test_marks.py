@@ -1462,6 +1462,63 @@ def test_the_half_turn_most_voters_read_better_wins_over_a_few_sure_misreadings(
     assert writing_orientation(voters, net, rectified=True, settings=few) == 180.0  # type: ignore[arg-type]
 
 
+class _TopLeftEight:
+    """Reads an 8 as surely as its input's share of ink in the top-left quarter (a quarter
+    turn counter-clockwise brings the top-right quarter there)."""
+
+    def run(self, x: np.ndarray) -> digits.NetOutput:
+        steps, classes = digits.INPUT_W // 4, 1 + len(digits.ALPHABET)
+        rows = []
+        for im in x:
+            h, w = im.shape
+            share = im[: h // 2, : w // 2].sum() / max(float(im.sum()), 1e-6)
+            q = float(np.clip(share, 0.02, 0.98))
+            lp = np.full((steps, classes), np.log(1e-4), np.float32)
+            lp[:, 0] = 0.0
+            lp[10, :] = np.log((1.0 - q) / (classes - 1))
+            lp[10, 1 + digits.ALPHABET.index("8")] = np.log(q)
+            rows.append(lp - np.logaddexp.reduce(lp, axis=1, keepdims=True))
+        n = len(x)
+        return digits.NetOutput(np.stack(rows), np.zeros(n, np.float32), np.zeros(n, np.float32))
+
+
+def test_a_quarter_turn_most_shaped_voters_read_better_wins_on_a_doubtful_page() -> None:
+    """The tallest voters decide the race's first rounds and can put the right
+    orientation out of it; on a page whose voters read doubtfully at the winner, the
+    voters that are not straight strokes compare it with its quarter turns one by one
+    (big seeds 2065, 2122, 2233, 2277: read 72-113 degrees off, within 23 after)."""
+    from aggression_vision.vision.marks import writing_orientation
+
+    def framed(h: int, w: int) -> np.ndarray:
+        # (A faint frame: the crop's whole box is its ink's box, and no stroke.)
+        crop = np.zeros((h, w), np.float32)
+        cv2.rectangle(crop, (0, 0), (w - 1, h - 1), 0.2, 1)
+        return crop
+
+    tall = framed(44, 40)  # (ink in its top-left quarter: reads upright)
+    tall[2:22, 2:20] = 1.0
+    short = framed(34, 32)  # (ink in its top-right quarter: read a quarter turn
+    short[2:17, 17:31] = 1.0  # counter-clockwise)
+    voters = [tall.copy() for _ in range(3)] + [short.copy() for _ in range(8)]
+    net = _TopLeftEight()
+    # (A race of the three tallest voters alone, as the first rounds are.)
+    race = {"orientation_clusters": 3, "orientation_more_clusters": 29, "orientation_rounds": (3,)}
+    cfg = MarksSettings(**race)  # type: ignore[arg-type]
+    assert writing_orientation(voters, net, rectified=True, settings=cfg) == 90.0  # type: ignore[arg-type]
+    off = MarksSettings(**race, orientation_quarter_votes=0)  # type: ignore[arg-type]
+    assert writing_orientation(voters, net, rectified=True, settings=off) == 0.0  # type: ignore[arg-type]
+    # A page read well enough at the winner is not questioned.
+    sure = MarksSettings(**race, orientation_quarter_doubt=-2.5)  # type: ignore[arg-type]
+    assert writing_orientation(voters, net, rectified=True, settings=sure) == 0.0  # type: ignore[arg-type]
+    # Straight strokes (a 1, a stub) do not vote on the quarter turns.
+    bar = framed(34, 32)
+    bar[2:17, 20:23] = 1.0
+    bars = [tall.copy() for _ in range(3)] + [bar.copy() for _ in range(8)]
+    assert writing_orientation(bars, net, rectified=True, settings=cfg) == 0.0  # type: ignore[arg-type]
+    every = MarksSettings(**race, orientation_quarter_elongation=100.0)  # type: ignore[arg-type]
+    assert writing_orientation(bars, net, rectified=True, settings=every) == 90.0  # type: ignore[arg-type]
+
+
 class _Neutral:
     """A network that reads every crop alike, as nothing in particular."""
 
