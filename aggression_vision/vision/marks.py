@@ -996,6 +996,10 @@ class MarksSettings:
     pair_vocabulary: bool = True
     orientation_clusters: int = 16
     orientation_rounds: tuple[int, ...] = (3, 3, 4, 6)
+    # The race's voters join every so many in order of height (the 1st, 3rd, ... tallest,
+    # then the 2nd, 4th, ...): the tallest writing alone does not decide which angles
+    # stay in the race (a page of tall misreadings dropped its true angle early)
+    orientation_spread: int = 2
     orientation_drop: tuple[float, ...] = (1.25, 0.5)
     orientation_more_clusters: int = 16
     orientation_far: float = 45.0  # degrees from the best orientation: another reading
@@ -3439,6 +3443,7 @@ def writing_orientation(
     ok.sort(key=lambda i: -heights[i])
     wide = cfg.orientation_clusters + cfg.orientation_more_clusters
     chosen = ok[:wide] or list(range(len(crops)))[: cfg.orientation_clusters]
+    chosen = _spread(chosen, cfg.orientation_clusters, cfg.orientation_spread)
     voters = [crops[i] for i in chosen]
     prior = cfg.orientation_prior
     scorer = _AngleScorer(
@@ -3513,6 +3518,15 @@ def writing_orientation(
             only=fine,
         )
     return float(best % 360)
+
+
+def _spread(chosen: list[int], panel: int, every: int) -> list[int]:
+    """``chosen``'s first ``panel`` reordered to join the race every ``every`` (the 1st,
+    1+every-th, ...; then the 2nd, 2+every-th, ...), the rest after them unchanged."""
+    head = chosen[:panel]
+    if every <= 1:
+        return list(chosen)
+    return [head[j] for r in range(every) for j in range(r, len(head), every)] + chosen[panel:]
 
 
 def _quarter_turn(

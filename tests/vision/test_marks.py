@@ -1462,6 +1462,33 @@ def test_the_half_turn_most_voters_read_better_wins_over_a_few_sure_misreadings(
     assert writing_orientation(voters, net, rectified=True, settings=few) == 180.0  # type: ignore[arg-type]
 
 
+def test_the_tallest_voters_alone_do_not_drop_an_orientation_from_the_race() -> None:
+    """The three tallest voters read surely upside down, the twelve others a little
+    better upright: the race's voters join every other one in order of height, so the
+    first round does not drop the upright reading before most voters have read (big
+    2057: 180 degrees dropped by the first round)."""
+    from aggression_vision.vision.marks import _spread, writing_orientation
+
+    assert _spread(list(range(7)), 5, 2) == [0, 2, 4, 1, 3, 5, 6]
+    assert _spread(list(range(4)), 16, 1) == [0, 1, 2, 3]
+    upright = np.zeros((40, 32), np.float32)  # (60 % of its ink in its top half)
+    upright[2:20, 4:28] = 0.6
+    upright[20:38, 4:28] = 0.4
+    turned = np.zeros((44, 32), np.float32)  # (11 %, and taller)
+    turned[2:4, 4:28] = 1.0
+    turned[24:42, 4:28] = 1.0
+    voters = [upright.copy() for _ in range(12)] + [turned.copy() for _ in range(3)]
+    net = _TopHeavyEight()
+    # (The voter-by-voter checks after the race left out: the race alone.)
+    race = MarksSettings(orientation_flip_votes=0, orientation_quarter_votes=0)
+    assert writing_orientation(voters, net, rectified=True, settings=race) == 0.0  # type: ignore[arg-type]
+    tallest = MarksSettings(
+        orientation_flip_votes=0, orientation_quarter_votes=0, orientation_spread=1
+    )
+    # (The tallest first: upright is out after the first round, a turn wins.)
+    assert writing_orientation(voters, net, rectified=True, settings=tallest) != 0.0  # type: ignore[arg-type]
+
+
 class _TopLeftEight:
     """Reads an 8 as surely as its input's share of ink in the top-left quarter (a quarter
     turn counter-clockwise brings the top-right quarter there)."""
