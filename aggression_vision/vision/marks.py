@@ -3490,8 +3490,7 @@ def writing_orientation(
         half = (best + 180.0) % 360.0
         both = scorer.scores([best, half], len(voters), penalty)
         gain = both[1] - both[0]
-        sure = cfg.orientation_flip_nats
-        net = int((gain > sure).sum() - (gain < -sure).sum())
+        net = _net_votes(gain, cfg.orientation_flip_nats)
         if net >= cfg.orientation_flip_votes and float(np.median(gain)) > 0.0:
             best = half
     if cfg.orientation_quarter_votes:
@@ -3518,6 +3517,12 @@ def writing_orientation(
             only=fine,
         )
     return float(best % 360)
+
+
+def _net_votes(gain: NDArray[np.floating], sure: float) -> int:
+    """How many more voters read another angle better than worse by over ``sure`` nats
+    (``gain``: each voter's reading there minus here)."""
+    return int((gain > sure).sum() - (gain < -sure).sum())
 
 
 def _spread(chosen: list[int], panel: int, every: int) -> list[int]:
@@ -3548,11 +3553,10 @@ def _quarter_turn(
         return best
     turns = [(best + 90.0) % 360.0, (best + 270.0) % 360.0]
     there = scorer.scores(turns, letter_penalty=penalty, only=shaped)
-    sure = cfg.orientation_flip_nats
     won: list[tuple[float, float]] = []
     for angle, row in zip(turns, there, strict=True):
         gain = row - here
-        net = int((gain > sure).sum() - (gain < -sure).sum())
+        net = _net_votes(gain, cfg.orientation_flip_nats)
         if net >= cfg.orientation_quarter_votes and min(np.median(gain), np.mean(gain)) > 0.0:
             won.append((float(np.mean(gain)), angle))
     return max(won)[1] if won else best
