@@ -1402,22 +1402,27 @@ def test_a_bar_votes_only_when_the_network_reads_its_cluster_underlined_that_way
     assert turn(bar_crops=[over]) == 180.0
 
 
+def _eights(shares: list[float]) -> digits.NetOutput:
+    """A network's output reading an 8 with each probability of ``shares`` (clipped to
+    0.02-0.98; anything else for the rest) and no underline or cross-out."""
+    steps, classes = digits.INPUT_W // 4, 1 + len(digits.ALPHABET)
+    rows = []
+    for share in shares:
+        q = float(np.clip(share, 0.02, 0.98))
+        lp = np.full((steps, classes), np.log(1e-4), np.float32)
+        lp[:, 0] = 0.0
+        lp[10, :] = np.log((1.0 - q) / (classes - 1))
+        lp[10, 1 + digits.ALPHABET.index("8")] = np.log(q)
+        rows.append(lp - np.logaddexp.reduce(lp, axis=1, keepdims=True))
+    n = len(shares)
+    return digits.NetOutput(np.stack(rows), np.zeros(n, np.float32), np.zeros(n, np.float32))
+
+
 class _TopHeavyEight:
     """Reads an 8 as surely as its input's share of ink in the top half."""
 
     def run(self, x: np.ndarray) -> digits.NetOutput:
-        steps, classes = digits.INPUT_W // 4, 1 + len(digits.ALPHABET)
-        rows = []
-        for im in x:
-            top = im[: im.shape[0] // 2].sum() / max(float(im.sum()), 1e-6)
-            q = float(np.clip(top, 0.02, 0.98))
-            lp = np.full((steps, classes), np.log(1e-4), np.float32)
-            lp[:, 0] = 0.0
-            lp[10, :] = np.log((1.0 - q) / (classes - 1))
-            lp[10, 1 + digits.ALPHABET.index("8")] = np.log(q)
-            rows.append(lp - np.logaddexp.reduce(lp, axis=1, keepdims=True))
-        n = len(x)
-        return digits.NetOutput(np.stack(rows), np.zeros(n, np.float32), np.zeros(n, np.float32))
+        return _eights([im[: im.shape[0] // 2].sum() / max(float(im.sum()), 1e-6) for im in x])
 
 
 def test_more_voters_decide_a_close_race_between_far_orientations() -> None:
@@ -1494,19 +1499,11 @@ class _TopLeftEight:
     turn counter-clockwise brings the top-right quarter there)."""
 
     def run(self, x: np.ndarray) -> digits.NetOutput:
-        steps, classes = digits.INPUT_W // 4, 1 + len(digits.ALPHABET)
-        rows = []
+        shares = []
         for im in x:
             h, w = im.shape
-            share = im[: h // 2, : w // 2].sum() / max(float(im.sum()), 1e-6)
-            q = float(np.clip(share, 0.02, 0.98))
-            lp = np.full((steps, classes), np.log(1e-4), np.float32)
-            lp[:, 0] = 0.0
-            lp[10, :] = np.log((1.0 - q) / (classes - 1))
-            lp[10, 1 + digits.ALPHABET.index("8")] = np.log(q)
-            rows.append(lp - np.logaddexp.reduce(lp, axis=1, keepdims=True))
-        n = len(x)
-        return digits.NetOutput(np.stack(rows), np.zeros(n, np.float32), np.zeros(n, np.float32))
+            shares.append(im[: h // 2, : w // 2].sum() / max(float(im.sum()), 1e-6))
+        return _eights(shares)
 
 
 def test_a_quarter_turn_most_shaped_voters_read_better_wins_on_a_doubtful_page() -> None:
