@@ -29,3 +29,7 @@ class ImageLoadError(AggressionVisionError):
 
 class MapNotFoundError(AggressionVisionError):
     """No map (closed countries) could be found in a photo."""
+
+
+class SynthError(AggressionVisionError, RuntimeError):
+    """The synthetic-photo generator could not make a sample (no valid map)."""

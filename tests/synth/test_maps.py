@@ -152,3 +152,25 @@ def test_a_country_pinched_to_a_neck_is_cut_into_its_lobes() -> None:
     assert label[1] in (label[0], label[2])
     # a bridge wider than the neck width keeps one country
     assert _split_necks(faces, [0, 0, 0, 1], width=0.9) == [0, 0, 0, 1]
+
+
+def test_a_map_that_needs_more_than_twenty_attempts_is_made() -> None:
+    """Sample 56076 (a thin pen on a small land) made its map only at the 23rd attempt:
+    the generator gave up after 20 with a traceback (``synth --seed 56076``)."""
+    from aggression_vision.synth.generate import generate_sample
+
+    sample = generate_sample(56076)
+    assert len(sample.document["countries"]) >= 8
+
+
+def test_a_map_that_cannot_be_made_is_a_synth_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    """After every attempt fails, the package's own error (the CLI prints it on one line)."""
+    from aggression_vision.errors import SynthError
+    from aggression_vision.synth import maps
+
+    def fail(*args: object) -> None:
+        raise maps.MapGenerationError("no room")
+
+    monkeypatch.setattr(maps, "_generate_map", fail)
+    with pytest.raises(SynthError, match="failed 100 times"):
+        _map(0)
