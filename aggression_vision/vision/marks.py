@@ -99,6 +99,14 @@ class MarksSettings:
         instead of 120 crops per page.)
     orientation_drop : tuple of float
         See ``orientation_rounds``; one value per round, the last one repeating.
+    orientation_spread : int
+        The voters join the rounds every so many in order of height (2: the 1st, 3rd,
+        5th... tallest, then the 2nd, 4th...; 1: largest first): the tallest writing
+        alone does not decide which angles stay in the race. (Marks stage on cached
+        segmentations, base c7498a9: big 2057, whose tall misreadings dropped its true
+        angle in the first round, 170 -> 10 degrees off, armies 3 -> 10; no other dev,
+        validation or big page changed but big 2233 (13 -> 3 degrees off); every 4th
+        voter turned big 2060 60 degrees off.)
     orientation_more_clusters, orientation_far : int, float
         When after the rounds an orientation more than ``orientation_far`` degrees from
         the best one still races (a half turn: 6/9, 1, 8, 0 read both ways up), up to
@@ -996,9 +1004,6 @@ class MarksSettings:
     pair_vocabulary: bool = True
     orientation_clusters: int = 16
     orientation_rounds: tuple[int, ...] = (3, 3, 4, 6)
-    # The race's voters join every so many in order of height (the 1st, 3rd, ... tallest,
-    # then the 2nd, 4th, ...): the tallest writing alone does not decide which angles
-    # stay in the race (a page of tall misreadings dropped its true angle early)
     orientation_spread: int = 2
     orientation_drop: tuple[float, ...] = (1.25, 0.5)
     orientation_more_clusters: int = 16
