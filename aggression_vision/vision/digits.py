@@ -383,6 +383,22 @@ def load_crossed_net() -> MarkNet:
     return load_net(str(CROSSED_MODEL_PATH))
 
 
+def load_named_net(name: str) -> MarkNet:
+    """Load (once per process) a helper network by its settings name: "crossed"
+    (:func:`load_crossed_net`) or "second" (:func:`load_second_net`).
+
+    Raises
+    ------
+    ValueError
+        For another name.
+    """
+    if name == "crossed":
+        return load_crossed_net()
+    if name == "second":
+        return load_second_net()
+    raise ValueError(f"unknown network {name!r} (expected 'crossed' or 'second')")
+
+
 def number_mass(net: MarkNet, ink: NDArray[np.float32], *, least: int = 1) -> float:
     """The posterior mass, over the closed vocabulary (see
     :func:`closed_vocabulary`), that ``ink`` (a darkness crop, see

@@ -3936,21 +3936,18 @@ def _reread_turned(
     out = _run_views(net, [v for vs in per for v in vs])
     vocab = digits.vocabulary()
     base = vocab[: 1 + digits.MAX_ARMIES + len(digits.LETTERS)]
-    # Each pick's own view first, then its other views.
+    # Each pick's own view first, then its other views; then the same views, own ones
+    # included, read by each other network.
     others = np.split(out.logprobs, np.cumsum([len(vs) for vs in per])[:-1])
-    rows = [x for i, o in zip(pick, others, strict=True) for x in (logprobs[i][None], o)]
+    mine = [np.concatenate([logprobs[i][None], o]) for i, o in zip(pick, others, strict=True)]
     if more is None:
-        more = [_view_net(name) for name in cfg.view_nets]
+        more = [digits.load_named_net(name) for name in cfg.view_nets]
+    theirs: list[list[NDArray[np.float32]]] = []
     if more:
-        # (The same views, own ones included, read by each other network.)
         every = [v for i, vs in zip(pick, per, strict=True) for v in (crops[i], *vs)]
-        theirs = [_run_views(m, every).logprobs for m in more]
         cuts = np.cumsum([1 + len(vs) for vs in per])[:-1]
-        rows = [
-            x
-            for k, mine in enumerate(np.split(np.concatenate(rows), cuts))
-            for x in (mine, *(np.split(t, cuts)[k] for t in theirs))
-        ]
+        theirs = [np.split(_run_views(m, every).logprobs, cuts) for m in more]
+    rows = [x for k, m in enumerate(mine) for x in (m, *(t[k] for t in theirs))]
     ll = digits.ctc_log_likelihood(np.concatenate(rows), base)
     post = np.exp(ll - ll.max(axis=1, keepdims=True))
     post /= post.sum(axis=1, keepdims=True)
@@ -3963,15 +3960,6 @@ def _reread_turned(
         if text.isdigit() and text != readings[i].text:
             out_r[i] = replace(readings[i], text=text, probability=float(mean[k]))
     return out_r
-
-
-def _view_net(name: str) -> digits.MarkNet:
-    """The network of ``view_nets`` named ``name``: "crossed" or "second"."""
-    if name == "crossed":
-        return digits.load_crossed_net()
-    if name == "second":
-        return digits.load_second_net()
-    raise ValueError(f"unknown view network {name!r} (expected 'crossed' or 'second')")
 
 
 def _views(
@@ -4373,9 +4361,7 @@ def crossed_text(
         return readings
     per = [[crops[i], *_views(crops[i], cfg.crossed_text_shears, cfg)] for i in pick]
     views = [v for vs in per for v in vs]
-    other = second or (
-        digits.load_crossed_net() if cfg.crossed_text_net == "crossed" else digits.load_second_net()
-    )
+    other = second or digits.load_named_net(cfg.crossed_text_net)
     word = _mean_posterior(_run_views(other, views).logprobs, len(pick))
     if logprobs is None or cfg.crossed_text_first_views:
         first = _mean_posterior(_run_views(net, views).logprobs, len(pick))

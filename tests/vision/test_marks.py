@@ -964,7 +964,6 @@ def test_the_views_of_a_doubtful_number_are_read_by_the_other_networks_too() -> 
         Cluster,
         ClusterReading,
         _reread_turned,
-        _view_net,
     )
 
     class Reads:
@@ -996,9 +995,9 @@ def test_the_views_of_a_doubtful_number_are_read_by_the_other_networks_too() -> 
     got = _reread_turned([doubtful], [crop], lp, Reads("1", 0.6), cfg, [Reads("7", 0.5)])  # type: ignore[arg-type]
     assert got[0].text == "1"
     # The settings name the networks.
-    assert cfg.view_nets and all(_view_net(n) is not None for n in cfg.view_nets)
-    with pytest.raises(ValueError, match="unknown view network 'third'"):
-        _view_net("third")
+    assert cfg.view_nets and all(digits.load_named_net(n) is not None for n in cfg.view_nets)
+    with pytest.raises(ValueError, match="unknown network 'third'"):
+        digits.load_named_net("third")
 
 
 def test_an_underline_view_read_as_the_first_network_read_the_crop_counts_as_the_same() -> None:
@@ -2067,6 +2066,17 @@ def test_the_second_network_reads_the_cross_out_of_a_split_part_too() -> None:
     assert second_opinion([part], [crop], off, NotCrossed())[0].crossed == 0.9  # type: ignore[arg-type]
 
 
+def _blue_and_pencil(rng: np.random.Generator, blue: int, pencil: int) -> np.ndarray:
+    """Ink colours (log transmittance B, G, R) of ``blue`` numbers in blue ballpoint, then
+    ``pencil`` numbers in pencil."""
+    return np.concatenate(
+        [
+            np.array([-0.4, -0.7, -0.85]) + rng.normal(0, 0.02, (blue, 3)),
+            np.array([-0.3, -0.3, -0.33]) + rng.normal(0, 0.02, (pencil, 3)),
+        ]
+    )
+
+
 def test_the_players_pens_tell_the_owner_of_a_number_whose_underline_is_missed() -> None:
     from aggression_vision.vision.marks import _ink_colours, _pen_odds
 
@@ -2074,9 +2084,7 @@ def test_the_players_pens_tell_the_owner_of_a_number_whose_underline_is_missed()
     rng = np.random.default_rng(3)
     # Ink colours (log transmittance B, G, R) sampled from a page: the first player
     # writes in blue ballpoint, the second in pencil.
-    blue = np.array([-0.4, -0.7, -0.85]) + rng.normal(0, 0.02, (7, 3))
-    grey = np.array([-0.3, -0.3, -0.33]) + rng.normal(0, 0.02, (6, 3))
-    f = np.concatenate([blue, grey])
+    f = _blue_and_pencil(rng, 7, 6)
     read = np.array([True] * 6 + [False] + [False] * 5 + [True])  # two owners misread
     odds = _pen_odds(f, read, cfg)
     assert odds is not None
@@ -2106,9 +2114,7 @@ def test_two_pens_far_apart_tell_the_owners_of_a_page_with_many_underlines_misre
     rng = np.random.default_rng(7)
     # Blue ballpoint (the first player) and pencil (the second), far apart in colour;
     # three of the twelve underlines misread (a quarter: below ``pen_owner_agree``).
-    blue = np.array([-0.4, -0.7, -0.85]) + rng.normal(0, 0.02, (6, 3))
-    grey = np.array([-0.3, -0.3, -0.33]) + rng.normal(0, 0.02, (6, 3))
-    f = np.concatenate([blue, grey])
+    f = _blue_and_pencil(rng, 6, 6)
     read = np.array([True] * 4 + [False] * 2 + [False] * 5 + [True])
     assert np.mean(read == (np.arange(12) < 6)) < cfg.pen_owner_agree
     odds = _pen_odds(f, read, cfg)
