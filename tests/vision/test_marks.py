@@ -1443,6 +1443,77 @@ def test_more_voters_decide_a_close_race_between_far_orientations() -> None:
     assert writing_orientation(voters, net, rectified=True, settings=off) == 180.0  # type: ignore[arg-type]
 
 
+def _ruled_sheet(angle: float, step: int) -> Segmentation:
+    """A 500 x 400 sheet of light printed lines ``step`` pixels apart, turned by ``angle``
+    degrees (counter-clockwise; none when ``step`` is 0), with a dark square drawn on it."""
+    h, w = 400, 500
+    big = np.full((2 * h, 2 * w), 235, np.uint8)
+    if step:
+        for y in range(0, 2 * h, step):
+            cv2.line(big, (0, y), (2 * w - 1, y), 175, 1, cv2.LINE_AA)
+    m = cv2.getRotationMatrix2D((w, h), angle, 1.0)
+    gray = cv2.warpAffine(big, m, (2 * w, 2 * h), borderValue=235)[
+        h // 2 : h // 2 + h, w // 2 : w // 2 + w
+    ]
+    gray = np.ascontiguousarray(gray)
+    borders = np.zeros((h, w), bool)
+    cv2.rectangle(borders.view(np.uint8), (100, 80), (400, 320), 1, 3)
+    gray[borders] = 40
+    labels = np.zeros((h, w), np.int32)
+    labels[83:318, 103:398] = 1
+    return Segmentation(
+        image=cv2.cvtColor(gray, cv2.COLOR_GRAY2BGR),
+        gray=gray,
+        ink=borders.copy(),
+        borders=borders,
+        writing=np.zeros((h, w), bool),
+        labels=labels,
+        regions=[Region(1, [], 295.0 * 235.0, (250.0, 200.0), (100, 80, 400, 320))],
+        adjacency=[],
+        line_width=3.0,
+        to_photo=np.eye(3),
+        photo_size=(w, h),
+    )
+
+
+def test_the_ruling_of_a_sheet_gives_its_direction_modulo_a_quarter_turn() -> None:
+    """The printed lines' direction, in the sense of the writing's rotation: a sheet
+    turned by 25 degrees counter-clockwise has its writing upright when turned by -25
+    degrees or one of its quarter turns; a plain sheet has none."""
+    from aggression_vision.vision.marks import ruling_axes
+
+    cfg = MarksSettings()
+    for angle in (25.0, -10.0, 62.0):
+        axes = ruling_axes(_ruled_sheet(angle, 12), cfg)
+        assert axes is not None
+        assert abs((axes + angle + 45.0) % 90.0 - 45.0) <= 1.0
+    assert ruling_axes(_ruled_sheet(25.0, 0), cfg) is None
+    assert ruling_axes(_ruled_sheet(25.0, 12), MarksSettings(orientation_ruling_lines=0)) is None
+
+
+def test_far_from_the_rulings_quarter_turns_the_voters_choose_again_among_them() -> None:
+    """An unrectified page's voters choose on a 30-degree step refined by 10: a choice
+    more than ``orientation_ruling_far`` degrees from every quarter turn of the sheet's
+    ruling is in doubt, and the voters choose again among those (dev photo 535: 350 ->
+    310, true 311; big 2185: 180 -> 43, true 43); a choice near one stays as it is."""
+    from aggression_vision.vision.marks import writing_orientation
+
+    tee = np.zeros((40, 32), np.float32)  # (a T: top-heavy, best read upright)
+    tee[2:10, 2:30] = 1.0
+    tee[10:38, 14:18] = 1.0
+    voters = [tee.copy() for _ in range(6)]
+    net = _TopHeavyEight()
+
+    def turn(axes: float | None) -> float:
+        return writing_orientation(voters, net, rectified=False, axes=axes)  # type: ignore[arg-type]
+
+    assert turn(None) == 0.0
+    assert turn(40.0) == 40.0  # (40 degrees off: 40, 130, 220 or 310; 40 reads best)
+    assert turn(5.0) == 0.0  # (near a quarter turn of the ruling: the voters' choice)
+    off = MarksSettings(orientation_ruling_far=90.0)
+    assert writing_orientation(voters, net, rectified=False, axes=40.0, settings=off) == 0.0  # type: ignore[arg-type]
+
+
 def test_the_half_turn_most_voters_read_better_wins_over_a_few_sure_misreadings() -> None:
     """A few voters read surely upside down (a labelled page's letters turned passing
     for digits) outweigh in the mean most voters reading a little better upright: the
