@@ -511,39 +511,74 @@ def ctc_log_likelihood(
     # Class n_cls is a column of zeros: the root node emits nothing.
     probs = np.zeros((n, t_len, n_cls + 1), dtype)
     probs[:, :, :n_cls] = np.exp(lp)
-    code = trie.code.copy()
-    code[0] = n_cls
-    # (Time-major and node-major: each step reads one contiguous (nodes, n) slice and
-    # gathers whole rows for the parents; the same arithmetic in the same order.)
-    emit = np.ascontiguousarray(probs[:, :, code].transpose(1, 2, 0))  # (T, nodes, n)
+    steps = _ctc_steps(tuple(candidates), n_cls)
+    nodes = steps.code.size
+    # Time-major and node-major: the label states (the first ``nodes`` rows) and blank
+    # states (the others) of the nodes, one more node than the tree's always zero
+    # (``_ctc_steps``), each a row of the batch; each step gathers whole rows for the
+    # parents. One gather, one maximum and one division per step for both kinds of
+    # state; the same arithmetic in the same order.
+    emit = np.ascontiguousarray(probs[:, :, steps.code].transpose(1, 2, 0))  # (T, nodes, n)
     blank_p = np.ascontiguousarray(probs[:, :, 0].T)  # (T, n)
-    par = trie.parent
-    # The label state of a node is entered from its parent's blank state, and from its
-    # parent's label state unless the two characters are equal (CTC needs a blank then:
-    # that term is zero).
-    repeats = np.flatnonzero(trie.repeat)
-    lab = np.where((par == 0)[:, None], emit[0], 0.0).astype(dtype)
-    lab[0] = 0.0
-    blank = np.zeros_like(lab)
-    blank[0] = blank_p[0]
-    log_scale = np.zeros(n)
+    state = np.zeros((2 * nodes, n), dtype)
+    state[:nodes] = np.where((steps.parent == 0)[:, None], emit[0], 0.0)
+    state[0] = 0.0
+    state[nodes] = blank_p[0]
+    other = np.empty_like(state)
+    # (Where every state is zero, a scale of the least float instead of 1: the states
+    # stay zero and the likelihoods -inf all the same.)
+    least = np.finfo(dtype).smallest_subnormal
+    scales = []
     for t in range(1, t_len):
-        from_lab = lab[par]
-        from_lab[repeats] = 0.0
-        new_lab = lab + blank[par]
-        new_lab += from_lab
+        # The label state of a node is entered from its parent's blank state, and from
+        # its parent's label state unless the two characters are equal (CTC needs a
+        # blank then: that term is zero, the zero node's).
+        np.take(state, steps.gather, axis=0, out=other)
+        new_lab, new_blank = other[:nodes], other[nodes:]
+        new_lab += state[:nodes]
+        new_lab += new_blank
         new_lab *= emit[t]
-        blank += lab
-        blank *= blank_p[t]
-        lab = new_lab
-        c = np.maximum(lab.max(axis=0), blank.max(axis=0))
-        c = np.where(c > 0, c, 1.0).astype(dtype)
-        lab /= c
-        blank /= c
-        log_scale += np.log(c.astype(np.float64))
-    last = (lab[trie.end] + blank[trie.end]).T.astype(np.float64)
+        np.add(state[nodes:], state[:nodes], out=new_blank)
+        new_blank *= blank_p[t]
+        state, other = other, state
+        c = np.maximum(state.max(axis=0), least)
+        state /= c
+        scales.append(c)
+    if scales:
+        # (Summed in the steps' order: a running sum.)
+        log_scale = np.cumsum(np.log(np.stack(scales).astype(np.float64)), axis=0)[-1]
+    else:
+        log_scale = np.zeros(n)
+    last = (state[trie.end] + state[nodes + trie.end]).T.astype(np.float64)
     with np.errstate(divide="ignore"):
         return np.log(last) + log_scale[:, None]
+
+
+@dataclass(frozen=True)
+class _Steps:
+    """Index arrays of :func:`ctc_log_likelihood`'s recursion over a :class:`_Trie` with
+    one more node (the last), a zero state: its own parent, emitting nothing."""
+
+    code: NDArray[np.int64]  # each node's class (the root and the zero node: the zero class)
+    parent: NDArray[np.int64]
+    # The rows of the (2 * nodes, n) label and blank states each node's new label state
+    # adds: its parent's blank state, then its parent's label state (the zero node's
+    # when the two characters are equal).
+    gather: NDArray[np.int64]
+
+
+@lru_cache(maxsize=64)
+def _ctc_steps(candidates: tuple[str, ...], n_cls: int) -> _Steps:
+    trie = _trie(candidates)
+    nodes = trie.code.size + 1
+    zero = nodes - 1
+    code = np.append(trie.code, n_cls)
+    code[0] = n_cls
+    parent = np.append(trie.parent, zero)
+    from_lab = parent.copy()
+    from_lab[np.flatnonzero(trie.repeat)] = zero
+    gather = np.concatenate([parent + nodes, from_lab])
+    return _Steps(code, parent, gather)
 
 
 def greedy_decode(logprobs: NDArray[np.float32]) -> list[str]:
