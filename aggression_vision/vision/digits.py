@@ -66,13 +66,13 @@ INK_LEVEL = 0.15
 def ink_box(ink: NDArray[np.float32]) -> tuple[int, int, int, int] | None:
     """The box (y0, y1, x0, x1) of the pixels of ``ink`` darker than ``INK_LEVEL``, the
     box :func:`to_input` scales into the network's frame; None when there is none."""
-    # (The box from the rows and columns holding ink: cheaper than every pixel's place.)
-    on = ink > INK_LEVEL
-    rows = np.flatnonzero(on.any(axis=1))
-    if rows.size == 0:
+    if ink.size == 0:
         return None
-    cols = np.flatnonzero(on.any(axis=0))
-    return int(rows[0]), int(rows[-1]) + 1, int(cols[0]), int(cols[-1]) + 1
+    # (OpenCV's box of a mask's pixels: one pass, no rows and columns to reduce.)
+    x, y, w, h = cv2.boundingRect((ink > INK_LEVEL).view(np.uint8))
+    if w == 0:
+        return None
+    return y, y + h, x, x + w
 
 
 def to_input(ink: NDArray[np.floating]) -> NDArray[np.float32]:
