@@ -4037,20 +4037,26 @@ def _reread_turned(
     if not pick:
         return readings
     per = [_views(crops[i], readings[i].crossed >= cfg.view_shear_crossed, cfg) for i in pick]
-    out = _run_views(net, [v for vs in per for v in vs])
+    if more is None:
+        more = [digits.load_named_net(name) for name in cfg.view_nets]
+    # (Each view's input made once: the other networks read the same, own views too.)
+    view_x = np.stack([digits.to_input(v) for vs in per for v in vs])
+    out = net.run(view_x)
     vocab = digits.vocabulary()
     base = vocab[: 1 + digits.MAX_ARMIES + len(digits.LETTERS)]
     # Each pick's own view first, then its other views; then the same views, own ones
     # included, read by each other network.
     others = np.split(out.logprobs, np.cumsum([len(vs) for vs in per])[:-1])
     mine = [np.concatenate([logprobs[i][None], o]) for i, o in zip(pick, others, strict=True)]
-    if more is None:
-        more = [digits.load_named_net(name) for name in cfg.view_nets]
     theirs: list[list[NDArray[np.float32]]] = []
     if more:
-        every = [v for i, vs in zip(pick, per, strict=True) for v in (crops[i], *vs)]
+        own = np.stack([digits.to_input(crops[i]) for i in pick])
+        # (Each pick's own crop, then its views.)
+        starts = np.cumsum([0] + [len(vs) for vs in per])
+        order = [j for k in range(len(pick)) for j in (-1 - k, *range(starts[k], starts[k + 1]))]
+        every = np.concatenate([view_x, own[::-1]])[order]
         cuts = np.cumsum([1 + len(vs) for vs in per])[:-1]
-        theirs = [np.split(_run_views(m, every).logprobs, cuts) for m in more]
+        theirs = [np.split(m.run(every).logprobs, cuts) for m in more]
     rows = [x for k, m in enumerate(mine) for x in (m, *(t[k] for t in theirs))]
     ll = digits.ctc_log_likelihood(np.concatenate(rows), base)
     post = np.exp(ll - ll.max(axis=1, keepdims=True))
