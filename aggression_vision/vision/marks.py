@@ -1570,14 +1570,16 @@ def read_page(
 def _map_window(seg: Segmentation, margin: float) -> tuple[Segmentation, tuple[int, int]]:
     """The arrays of ``seg`` inside the map's bounding box grown by ``margin`` line
     widths (see ``MarksSettings.map_margin``), and the box's top-left corner."""
-    rows = np.flatnonzero(seg.labels.any(axis=1))
-    if rows.size == 0:
+    if seg.labels.size == 0:
         return seg, (0, 0)
-    cols = np.flatnonzero(seg.labels.any(axis=0))
+    # (The labelled pixels' box by OpenCV: one pass over a mask.)
+    bx, by, bw, bh = cv2.boundingRect((seg.labels != 0).view(np.uint8))
+    if bw == 0:
+        return seg, (0, 0)
     m = int(round(margin * max(float(seg.line_width), 1.0)))
     hh, ww = seg.labels.shape
-    y0, y1 = max(0, int(rows[0]) - m), min(hh, int(rows[-1]) + 1 + m)
-    x0, x1 = max(0, int(cols[0]) - m), min(ww, int(cols[-1]) + 1 + m)
+    y0, y1 = max(0, by - m), min(hh, by + bh + m)
+    x0, x1 = max(0, bx - m), min(ww, bx + bw + m)
     # Even distances to the image's edges: OpenCV labels connected components in 2x2
     # blocks, and the order of the labels (which the grouping follows) stays the same
     # when the blocks do, in the page's frame and turned.
