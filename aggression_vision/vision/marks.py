@@ -1718,8 +1718,11 @@ class _Extraction:
         x0, x1 = max(0, f * int(cols[0]) - f - k), min(ww, f * int(cols[-1]) + f + k)
         box = np.s_[y0:y1, x0:x1]
         g = seg.gray[box].astype(np.float32)
-        paper = cv2.dilate(g, np.ones((k, k), np.uint8))
-        dark = np.asarray((paper - g) / np.maximum(paper, 1.0), np.float32)
+        # (The brightest grey of the square dilated in uint8, the same maximum; the
+        # arithmetic in place: the box may be most of the map.)
+        paper = cv2.dilate(seg.gray[box], np.ones((k, k), np.uint8)).astype(np.float32)
+        dark = np.subtract(paper, g)
+        dark /= np.maximum(paper, 1.0, out=paper)
         ink = cc[box] > 0
         near_ink = ink
         if beside:
@@ -1736,7 +1739,7 @@ class _Extraction:
         seeds &= ~ink
         if not seeds.any():
             return  # (most pages: nothing that dark off the ink mask)
-        free = lut.take(seg.labels[box], mode="clip").astype(bool)
+        free = lut.view(bool).take(seg.labels[box], mode="clip")
         free &= ~near_ink
         reach = np.ones((2 * int(round(cfg.faint_border * lw)) + 1,) * 2, np.uint8)
         free &= cv2.dilate(seg.borders[box].astype(np.uint8), reach) == 0
