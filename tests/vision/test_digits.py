@@ -150,6 +150,41 @@ def test_ctc_log_likelihood_float32_agrees_and_prefixes_are_shared() -> None:
     np.testing.assert_allclose(alone, ll64[:, vocab.index("A12")], rtol=1e-9)
 
 
+def test_ctc_log_likelihood_impossible_column_and_repeats() -> None:
+    """A column no class can explain (every state zero from there on) gives -inf for every
+    candidate of that item only, without NaN; repeated characters need a blank between
+    them (brute force), and each item scores as it does alone in the batch."""
+    rng = np.random.default_rng(8)
+    t_len, c = 6, 4  # blank + "0", "1", "2"
+    logits = rng.normal(size=(3, t_len, len(digits.ALPHABET) + 1))
+    logits[..., c:] = -30.0
+    lp = logits - np.log(np.exp(logits).sum(axis=2, keepdims=True))
+    lp[1, 2, :] = -np.inf
+    cands = ("", "1", "11", "111", "121", "2")
+    for dtype in (np.float64, np.float32):
+        got = digits.ctc_log_likelihood(lp.astype(dtype), cands, dtype=dtype)
+        assert not np.isnan(got).any()
+        assert np.all(got[1] == -np.inf)
+        for i in (0, 2):
+            alone = digits.ctc_log_likelihood(lp[i : i + 1].astype(dtype), cands, dtype=dtype)
+            np.testing.assert_array_equal(alone[0], got[i])
+    got = digits.ctc_log_likelihood(lp, cands)
+    for i in (0, 2):
+        for cand, g in zip(cands, got[i], strict=True):
+            want = _brute_force(lp[i, :, :c], digits.encode(cand))
+            assert g == pytest.approx(want, rel=1e-6, abs=1e-6), cand
+
+
+def test_ink_box_is_the_box_of_the_pixels_over_the_ink_level() -> None:
+    ink = np.zeros((9, 12), np.float32)
+    assert digits.ink_box(ink) is None
+    assert digits.ink_box(np.zeros((0, 5), np.float32)) is None
+    ink[2, 3] = 0.5
+    ink[6, 9] = 1.0
+    ink[8, 11] = digits.INK_LEVEL  # (not over the level)
+    assert digits.ink_box(ink) == (2, 7, 3, 10)
+
+
 def test_split_network_matches_whole_network() -> None:
     """The trunk run only near the ink (digits._SplitNet) gives the whole network's outputs:
     ink of every width, anywhere from the left edge to the right, and blank inputs."""
