@@ -2582,7 +2582,8 @@ class _Cutter:
         hh, ww = below.shape
         labels = self.seg.labels[win][mid:]
         ring = np.ones((5, 5), np.uint8)
-        found = np.zeros_like(borders)
+        # (Made when a piece is found: most windows hold none.)
+        found: NDArray[np.bool_] | None = None
         th = self.text_h
         for i in range(1, n):
             x, y, w, h, _ = st[i]
@@ -2594,8 +2595,10 @@ class _Cutter:
             around = labels[(cv2.dilate(piece.view(np.uint8), ring) > 0) & ~piece]
             around = around[around > 0]
             if around.size and (around == region).all():
+                if found is None:
+                    found = np.zeros_like(borders)
                 found[mid:][piece] = True
-        return found if found.any() else None
+        return found if found is not None and found.any() else None
 
     def _faint(
         self,
