@@ -3426,8 +3426,12 @@ def _writing_union(seg: Segmentation) -> NDArray[np.bool_]:
 
     The region stage's writing mask, plus any ink it left out of both the borders and
     the writing (small letters, detached underlines): better read and rejected by the
-    recogniser than never seen.
+    recogniser than never seen. (May be ``seg.writing`` itself: not to be written to.)
     """
+    if seg.ink is seg.writing:
+        # (A turned page's: its writing is already the union, see
+        # :func:`rotate_segmentation`.)
+        return seg.writing
     return seg.writing | (seg.ink & ~seg.borders)
 
 
