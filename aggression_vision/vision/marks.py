@@ -1739,7 +1739,15 @@ class _Extraction:
         seeds &= ~ink
         if not seeds.any():
             return  # (most pages: nothing that dark off the ink mask)
-        free = lut.view(bool).take(seg.labels[box], mode="clip")
+        if top + 2 <= 256:
+            # (The same lookup in OpenCV's uint8 table: labels beyond it saturate to
+            # 255, which it leaves out like the clipped lookup's last entry.)
+            table = np.zeros(256, np.uint8)
+            table[: top + 2] = lut
+            small = np.clip(seg.labels[box], 0, 255).astype(np.uint8)
+            free = cv2.LUT(small, table).view(bool)
+        else:
+            free = lut.view(bool).take(seg.labels[box], mode="clip")
         free &= ~near_ink
         reach = np.ones((2 * int(round(cfg.faint_border * lw)) + 1,) * 2, np.uint8)
         free &= cv2.dilate(seg.borders[box].astype(np.uint8), reach) == 0
