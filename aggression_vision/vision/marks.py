@@ -3479,7 +3479,11 @@ def ruling_axes(seg: Segmentation, cfg: MarksSettings) -> float | None:
     drawn = cv2.dilate(drawn, np.ones((5, 5), np.uint8))
     thin = cv2.morphologyEx(small, cv2.MORPH_BLACKHAT, np.ones((5, 5), np.uint8))
     thin[drawn > 0] = 0
-    counts = np.bincount(thin.ravel(), minlength=256)
+    if thin.size < 1 << 24:
+        # (OpenCV's histogram: the same counts, exact in its float32 below 2**24.)
+        counts = cv2.calcHist([thin], [0], None, [256], [0, 256]).ravel().astype(np.int64)
+    else:
+        counts = np.bincount(thin.ravel(), minlength=256)
     counts[0] -= np.count_nonzero(drawn)  # (the drawing's pixels are not paper)
     total = int(counts.sum())
     if total <= 0:
