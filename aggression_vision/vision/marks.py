@@ -632,6 +632,30 @@ class MarksSettings:
         lie on straight bars parallel to the page's sides running across this fraction
         of its box, one of which goes on beyond the box (the light ink over at least
         half of a writing height on either side): handwriting stops where it ends.
+    fainter_low : float
+        Thin writing in a fine faint pen (strokes a pixel or two wide, 0.1-0.2 darker
+        than the paper at most) breaks into specks at ``light_low``: in a country where
+        the search of ``light_seed`` found no piece, the pieces at least this dark (same
+        seeds, closing, sizes and tests) are looked for when its paper is clean
+        (``fainter_paper``), and count only as a number of at least
+        ``fainter_min_prob`` posterior. 0: off. (Marks stage on the cached
+        segmentations of a26b529: dev armies right 2226 -> 2230 (tune 538 -> 539, s3
+        588 -> 591: s3 604's 6, 7 and 9), validation 4103 -> 4105, big 4149 -> 4151,
+        no country read right before read wrong and no unoccupied country took a
+        number. Lowering ``light_low`` to 0.04 for every country instead: dev -5,
+        unoccupied countries took 6 numbers; also in the countries whose pieces at
+        ``light_low`` read nothing, when clean: dev +6, but validation fresh2 -1, big
+        conquered -1.)
+    fainter_paper : float
+        See ``fainter_low``: the most the 75th percentile of the darkness of a
+        country's free pixels (its paper's grain) may be. (Dev photos: 0.02 kept 4
+        unoccupied countries of grainy pages (0.025-0.05) from taking a number and
+        lost one number (tune 510, ruled paper, 0.1); 0.03: one unoccupied country
+        took a number.)
+    fainter_min_prob : float
+        See ``fainter_low``. (The numbers of the dev and big photos found so were
+        read at 0.72-0.996 posterior; none wrong even with no threshold: the clean
+        paper is what keeps the noise out.)
     view_threshold : float
         A number reading of writing height (``number_min_height``) whose posterior is
         below this is read again turned by each of ``view_angles`` degrees (the same
@@ -1097,6 +1121,9 @@ class MarksSettings:
     light_labelled: bool = True
     light_line: float = 1.5
     light_gap: float = 1.0
+    fainter_low: float = 0.04  # fine faint pen's level in clean empty countries (0: off)
+    fainter_paper: float = 0.02  # most grain (75th percentile darkness) of their paper
+    fainter_min_prob: float = 0.7  # least posterior of a number found at fainter_low
     number_min_height: float = 0.6
     labelled_fraction: float = 0.3
     number_from_letter: float = 0.3
@@ -1265,6 +1292,8 @@ class Cluster:
     #: Whether it is made of writing too light for the ink mask only (see
     #: ``MarksSettings.light_seed``).
     light: bool = False
+    #: Whether that light writing was found at ``MarksSettings.fainter_low``.
+    fainter: bool = False
     #: Whether a border runs right under it (see ``MarksSettings.underline_on_border``).
     on_border: bool = False
     #: The top-left corner of its crop in the frame it was cut in, and the writing's
@@ -1754,37 +1783,34 @@ class _Extraction:
         seeds &= free
         if not seeds.any():
             return
-        lowish = dark >= cfg.light_low
-        low = lowish & free
-        if seg.ruled and cfg.light_line > 0:
-            low = _off_ruling(low, lowish, text_h, lw, cfg)
-        # Pencil strokes are grainy: the gaps of their texture are closed.
-        r = max(1, int(round(cfg.light_close * lw)))
-        closed = np.asarray(
-            cv2.morphologyEx(
-                low.astype(np.uint8), cv2.MORPH_CLOSE, np.ones((2 * r + 1,) * 2, np.uint8)
-            ),
-            np.uint8,
-        )
-        closed &= free.astype(np.uint8)
-        m, lab, st, _ = _components(closed)
-        seeded = np.bincount(lab[seeds], minlength=m) > 0
-        ok = (
-            seeded
-            & (st[:, 3] >= cfg.light_min_height * text_h)
-            & (st[:, 3] <= cfg.light_max_height * text_h)
-            & (st[:, 2] <= cfg.light_max_width * text_h)
-            & (st[:, 4] >= cfg.min_component_area * lw * lw)
-        )
-        ok[0] = False
-        for i in np.flatnonzero(ok):
-            x, y, w, h, _ = st[i]
-            piece = lab[y : y + h, x : x + w] == i
-            # Darker than light writing: ink the region stage left out on purpose; or
-            # straight bars along the page's sides: printed ruling.
-            too_dark = float(dark[y : y + h, x : x + w][piece].max()) > cfg.light_max
-            if too_dark or _ruling_piece(piece, (x, y), lowish, text_h, cfg):
-                ok[i] = False
+        m, lab, st, ok = _light_found(dark, free, seeds, cfg.light_low, seg.ruled, text_h, lw, cfg)
+        labs = seg.labels[box]
+        first = m
+        if 0 < cfg.fainter_low < cfg.light_low:
+            # Thin writing in a fine pen breaks into specks at ``light_low``: in the
+            # countries where no piece was found, the pieces of a lower level (on paper
+            # clean enough for it, see ``fainter_low``).
+            got: set[int] = set()
+            for i in np.flatnonzero(ok):
+                x, y, w, h, _ = st[i]
+                piece = lab[y : y + h, x : x + w] == i
+                got.update(np.unique(labs[y : y + h, x : x + w][piece]).tolist())
+            ys, xs = np.nonzero(seeds)
+            bare = set(lacking) - got
+            rest = [rg for rg in np.unique(labs[ys, xs]).tolist() if rg in bare]
+            grains = _paper_grain(rest, labs, dark, free)
+            clean = [rg for rg in rest if grains[rg] <= cfg.fainter_paper]
+            if clean:
+                free2 = free & np.isin(labs, clean)
+                m2, lab2, st2, ok2 = _light_found(
+                    dark, free2, seeds & free2, cfg.fainter_low, seg.ruled, text_h, lw, cfg
+                )
+                if ok2.any():
+                    # (No piece of the first search lies in those countries.)
+                    lab = np.where(ok2[lab2], lab2 + m, np.where(ok[lab], lab, 0))
+                    st = np.concatenate([st, st2])
+                    ok = np.concatenate([ok, ok2])
+                    m += m2
         found = np.flatnonzero(ok)
         if found.size == 0:
             return
@@ -1798,7 +1824,6 @@ class _Extraction:
         add[:, 0] += x0
         add[:, 1] += y0
         stats = np.concatenate([stats, add.astype(np.int32)])
-        labs = seg.labels[box]
         regs = [int(np.bincount(labs[lab == i]).argmax()) for i in found]
         comp_region = np.concatenate([comp_region, np.asarray(regs, np.int32)])
         self._page = (seg, cc, stats, comp_region, touch)
@@ -1806,7 +1831,11 @@ class _Extraction:
         # (Light writing is as light as what the search beside a cluster would add:
         # printed ruling, mostly.)
         self._group(list(range(n, n + found.size)), False, text_h, faint=False)
-        self.clusters[start:] = [replace(c, light=True) for c in self.clusters[start:]]
+        fainter_ids = {n + j for j, i in enumerate(found) if i >= first}
+        self.clusters[start:] = [
+            replace(c, light=True, fainter=any(i in fainter_ids for i in c.components))
+            for c in self.clusters[start:]
+        ]
 
     def for_reading(self) -> _Extraction:
         """The clusters as cut for reading: these, or (when the reading's border-piece
@@ -1838,7 +1867,9 @@ class _Extraction:
             for left, right in splits:
                 for side, part in enumerate((left, right)):
                     pc, ink = self.cut(part)
-                    clusters.append(replace(pc, split_of=(j, side), light=cl.light))
+                    clusters.append(
+                        replace(pc, split_of=(j, side), light=cl.light, fainter=cl.fainter)
+                    )
                     crops.append(ink)
         return clusters, crops
 
@@ -1985,6 +2016,73 @@ class _Extraction:
                 cl = replace(cl, bar_up=_bar_up(comps, cc, stats, seg.borders, cfg, touch))
             self.clusters.append(cl)
             self.crops.append(ink)
+
+
+def _light_found(
+    dark: NDArray[np.float32],
+    free: NDArray[np.bool_],
+    seeds: NDArray[np.bool_],
+    level: float,
+    ruled: bool,
+    text_h: float,
+    lw: float,
+    cfg: MarksSettings,
+) -> tuple[int, NDArray[np.int32], NDArray[np.int32], NDArray[np.bool_]]:
+    """The pieces of light writing of ``_Extraction.add_light`` (see ``light_seed``):
+    the pixels of ``free`` at least ``level`` dark, closed, in components; returns their
+    count, labels and stats (``_components``) and which of them are light writing (a
+    pixel of ``seeds``, the size of writing, not too dark, not printed ruling)."""
+    lowish = dark >= level
+    low = lowish & free
+    if ruled and cfg.light_line > 0:
+        low = _off_ruling(low, lowish, text_h, lw, cfg)
+    # Pencil strokes are grainy: the gaps of their texture are closed.
+    r = max(1, int(round(cfg.light_close * lw)))
+    closed = np.asarray(
+        cv2.morphologyEx(
+            low.astype(np.uint8), cv2.MORPH_CLOSE, np.ones((2 * r + 1,) * 2, np.uint8)
+        ),
+        np.uint8,
+    )
+    closed &= free.astype(np.uint8)
+    m, lab, st, _ = _components(closed)
+    seeded = np.bincount(lab[seeds], minlength=m) > 0
+    ok = (
+        seeded
+        & (st[:, 3] >= cfg.light_min_height * text_h)
+        & (st[:, 3] <= cfg.light_max_height * text_h)
+        & (st[:, 2] <= cfg.light_max_width * text_h)
+        & (st[:, 4] >= cfg.min_component_area * lw * lw)
+    )
+    ok[0] = False
+    for i in np.flatnonzero(ok):
+        x, y, w, h, _ = st[i]
+        piece = lab[y : y + h, x : x + w] == i
+        # Darker than light writing: ink the region stage left out on purpose; or
+        # straight bars along the page's sides: printed ruling.
+        too_dark = float(dark[y : y + h, x : x + w][piece].max()) > cfg.light_max
+        if too_dark or _ruling_piece(piece, (x, y), lowish, text_h, cfg):
+            ok[i] = False
+    return m, lab, st, ok
+
+
+def _paper_grain(
+    regions: list[int],
+    labs: NDArray[np.int32],
+    dark: NDArray[np.float32],
+    free: NDArray[np.bool_],
+) -> dict[int, float]:
+    """For each of ``regions`` (indices in ``labs``): the 75th percentile of the
+    darkness of its ``free`` pixels (how grainy its paper is; writing covers far fewer
+    of them), from every 4th row and column; 1.0 for a region with none."""
+    if not regions:
+        return {}
+    lv, fv, dv = labs[::4, ::4], free[::4, ::4], dark[::4, ::4]
+    out = {}
+    for rg in regions:
+        d = dv[fv & (lv == rg)]
+        out[rg] = float(np.percentile(d, 75)) if d.size else 1.0
+    return out
 
 
 def _bar_up(
@@ -5114,7 +5212,8 @@ def _light_ok(r: ClusterReading, cfg: MarksSettings) -> bool:
     component (``light_not_ones``)."""
     if not r.cluster.light:
         return True
-    if r.number is None or r.probability < cfg.light_min_prob:
+    least = cfg.fainter_min_prob if r.cluster.fainter else cfg.light_min_prob
+    if r.number is None or r.probability < least:
         return False
     lone = len(r.cluster.components) == 1
     return not (cfg.light_not_ones and lone and set(r.text) == {"1"})

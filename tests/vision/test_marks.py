@@ -789,6 +789,53 @@ def test_a_number_too_light_for_the_ink_mask_is_read_in_an_empty_country() -> No
     assert [marks[k].armies for k in (1, 3)] == [12, 36]
 
 
+def _fine_pen(seg: Segmentation, country: int, *, grain: float = 0.0) -> Segmentation:
+    """``seg`` with the number of ``country`` (1-based) redrawn in a faint fine pen: its
+    strokes thinned to one pixel and blurred, at most 0.2 darker than the paper but
+    mostly 0.06 (a dark dot every 10 pixels along them), and left out of the ink and
+    writing masks; ``grain``: the standard deviation of the country's paper's grey."""
+    from dataclasses import replace
+
+    from aggression_vision.vision.regions import thin
+
+    x0, x1 = (country - 1) * CELL_W + 10, country * CELL_W - 10
+    stroke = thin(seg.writing[:, x0:x1]).astype(np.float32)
+    yy, xx = np.mgrid[: stroke.shape[0], : stroke.shape[1]]
+    stroke *= np.where((xx + yy) % 10 < 2, 1.0, 0.3)
+    stroke = cv2.GaussianBlur(stroke, (0, 0), 0.7)
+    gray = seg.gray.astype(np.float32)
+    gray[:, x0:x1] = 235 * (1 - 0.2 * stroke / stroke.max())
+    if grain:
+        gray[:, x0:x1] += np.random.default_rng(0).normal(0, grain, stroke.shape)
+    writing, ink = seg.writing.copy(), seg.ink.copy()
+    writing[:, x0:x1] = False
+    ink[:, x0:x1] &= seg.borders[:, x0:x1]
+    g = np.clip(np.round(gray), 0, 255).astype(np.uint8)
+    return replace(seg, gray=g, image=np.repeat(g[:, :, None], 3, axis=2), writing=writing, ink=ink)
+
+
+def test_a_faint_number_in_a_fine_pen_is_read_on_clean_paper() -> None:
+    from dataclasses import replace
+
+    from aggression_vision.vision.marks import _paper_grain, _paper_minus_gray
+
+    seg = _page([{"number": 12}, {"number": 25}, {"number": 36}, {}], seed=3)
+    fine = _fine_pen(seg, 2)
+    marks = read_marks(fine)
+    assert [marks[k].armies for k in (1, 2, 3, 4)] == [12, 25, 36, None]
+    # The search at ``light_low`` alone finds specks of it, no number.
+    off = replace(MarksSettings(), fainter_low=0.0)
+    assert read_marks(fine, settings=off)[2].armies is None
+    # Only on clean paper (``fainter_paper``): grainy paper's grain is as dark.
+    assert read_marks(fine, settings=replace(MarksSettings(), fainter_paper=-1.0))[2].armies is None
+    grains = []
+    for page in (fine, _fine_pen(seg, 2, grain=4.0)):
+        dark = _paper_minus_gray(page.gray, 17) / 235
+        free = (page.labels == 2) & ~page.ink
+        grains.append(_paper_grain([2], page.labels, dark, free)[2])
+    assert grains[0] <= MarksSettings().fainter_paper < grains[1]
+
+
 def test_a_light_number_beside_a_letter_is_read_on_a_labelled_page() -> None:
     from dataclasses import replace
 
