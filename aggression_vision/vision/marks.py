@@ -1505,7 +1505,7 @@ def read_page(
     # (The texts the first network read each crop as, before any reading again.)
     first_texts = [r.text for r in readings]
     if net is not None and backend == "cnn" and cfg.view_angles:
-        readings = _reread_turned(readings, crops, lp[0], net, cfg)
+        readings = _reread_turned(readings, crops, lp[0], net, cfg, inputs=inputs)
     if net is not None and backend == "cnn":
         readings = _reread_ones(readings, crops, net, cfg)
         readings = _numbers_in_nothing(readings, cfg, crops)
@@ -4143,6 +4143,7 @@ def _reread_turned(
     net: digits.MarkNet,
     cfg: MarksSettings,
     more: Sequence[digits.MarkNet] | None = None,
+    inputs: dict[int, NDArray[np.float32]] | None = None,
 ) -> list[ClusterReading]:
     """Read the doubtful numbers again turned by ``view_angles`` (those read crossed
     out also sheared by ``view_shears``) and take the text of the mean posterior over
@@ -4152,6 +4153,8 @@ def _reread_turned(
     ``logprobs``: the network's outputs for ``crops`` (the unturned views). Only
     number readings are read again (a letter beside a number keeps its reading).
     ``more``: the other networks that read every view; those of ``view_nets`` when None.
+    ``inputs``: network inputs already made of some crops, by index (see
+    :func:`read_clusters`).
     """
     if not cfg.view_angles:
         return readings
@@ -4172,11 +4175,14 @@ def _reread_turned(
     mine = [np.concatenate([logprobs[i][None], o]) for i, o in zip(pick, others, strict=True)]
     theirs: list[list[NDArray[np.float32]]] = []
     if more:
-        own = np.stack([digits.to_input(crops[i]) for i in pick])
-        # (Each pick's own crop, then its views.)
+        # (Each pick's own crop, then its views: rows of the views' inputs followed by
+        # the own crops'.)
         starts = np.cumsum([0] + [len(vs) for vs in per])
-        order = [j for k in range(len(pick)) for j in (-1 - k, *range(starts[k], starts[k + 1]))]
-        every = np.concatenate([view_x, own[::-1]])[order]
+        n_views = int(starts[-1])
+        order = [
+            j for k in range(len(pick)) for j in (n_views + k, *range(starts[k], starts[k + 1]))
+        ]
+        every = np.concatenate([view_x, _picked_inputs(crops, pick, inputs)])[order]
         cuts = np.cumsum([1 + len(vs) for vs in per])[:-1]
         theirs = [np.split(m.run(every).logprobs, cuts) for m in more]
     rows = [x for k, m in enumerate(mine) for x in (m, *(t[k] for t in theirs))]
