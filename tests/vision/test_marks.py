@@ -1222,6 +1222,39 @@ def test_doubtful_cross_outs_are_read_again_in_more_views() -> None:
     assert net.seen == 0
 
 
+def test_the_crossed_out_readers_word_moves_doubtful_cross_outs() -> None:
+    from aggression_vision.vision.marks import Cluster, ClusterReading, crossed_net_word
+
+    crop = np.zeros((30, 20), np.float32)
+    crop[5:25, 9:12] = 1.0
+    crop[14:17, 2:18] = 1.0  # a strike through a 1
+    cl = Cluster(1, (0, 0, 20, 30), (1,), 1.0)
+    missed = ClusterReading(cl, "1", 0.9, 0.02, 0.4)  # the first networks missed the strike
+    sure = ClusterReading(cl, "7", 0.9, 0.02, 0.01)  # below the band: not asked
+    letter = ClusterReading(cl, "A", 0.9, 0.02, 0.4)  # no number: not asked
+    readings = [missed, sure, letter]
+    net = _MarksNet(0.0, 0.99)  # the crossed-out reader sees the strike
+    cfg = MarksSettings()
+    got = crossed_net_word(readings, [crop] * 3, cfg, net)  # type: ignore[arg-type]
+    assert net.seen == 1
+    # logit 0.4 + 0.4 * logit 0.99 - 1 = 0.43: crossed out (0.61).
+    assert got[0].crossed == pytest.approx(0.607, abs=1e-3) and got[0].text == "1"
+    assert got[0].crossed > cfg.mark_threshold
+    assert got[1:] == readings[1:]
+    # Its word at its neutral 0.92 leaves a reading about where it was; a doubt (0.1)
+    # takes a cross-out the first networks invented off.
+    neutral = crossed_net_word([missed], [crop], cfg, _MarksNet(0.0, 0.924))  # type: ignore[arg-type]
+    assert neutral[0].crossed == pytest.approx(0.4, abs=0.01)
+    invented = ClusterReading(cl, "4", 0.9, 0.02, 0.6)
+    doubt = crossed_net_word([invented], [crop], cfg, _MarksNet(0.0, 0.1))  # type: ignore[arg-type]
+    assert doubt[0].crossed < cfg.mark_threshold
+    # Off: nothing asked, nothing run.
+    net = _MarksNet(0.0, 0.99)
+    off = MarksSettings(crossed_net_weight=0.0)
+    assert crossed_net_word(readings, [crop] * 3, off, net) == readings  # type: ignore[arg-type]
+    assert net.seen == 0
+
+
 def test_a_doubtful_cross_out_no_conquest_could_explain_is_taken_off() -> None:
     from aggression_vision.vision.marks import unconquerable_crosses
     from aggression_vision.vision.types import CountryMarks
