@@ -603,6 +603,20 @@ class MarksSettings:
     light_not_ones : bool
         See ``light_seed``: a light cluster of one component read as ones is no number
         (of two or more, "11" counts).
+    light_one_prob, light_one_share : float
+        See ``light_not_ones``: on a page whose light writing reads numbers (at least
+        ``light_one_share`` of its whole light clusters count as one, and one at least),
+        a light stroke read "1" of at least ``light_one_prob`` posterior that stands
+        upright (at most ``stroke_one_slant`` degrees off) counts: a pencil "1" of a map
+        written in light pencil. The light ones of a page whose light clusters read
+        nothing are pieces of printed grid (crosses, most read "1" at 0.9-0.99) or of
+        lines. ``light_one_prob`` above 1: off. (Marks stage on the cached segmentations
+        of f0368d7: big armies 4168 -> 4176, owner 4522 -> 4530, conquered 6828 -> 6830
+        (2059, 2105, 2218, 2294); validation armies 4109 -> 4111, owner 4451 -> 4454; dev
+        unchanged (tune 535's "1" is its page's only light cluster). Without the upright
+        test a grid cross in an unoccupied country of big 2182 took a "1" (validation
+        armies one more right); without the page's share, 4 unoccupied dev countries
+        took one (tune 537, r3 139, dev2 307) for 1 number right (tune 535).)
     light_relative : float
         See ``light_seed``: the seed is also at least this fraction of the 90th
         percentile of the ink mask's darkness around (erased pencil is several times
@@ -1137,6 +1151,8 @@ class MarksSettings:
     light_max_height: float = 1.5
     light_max_width: float = 2.0
     light_not_ones: bool = True
+    light_one_prob: float = 0.9  # least posterior of a light "1" that counts (light_one_share)
+    light_one_share: float = 0.25  # least share of a page's light clusters counted as numbers
     light_bar_span: float = 0.8
     light_max: float = 0.5
     light_min_prob: float = 0.5
@@ -1568,7 +1584,7 @@ def read_page(
     # Light pieces are only taken for a confident number, not a lone stroke (paper
     # texture, a shadow's edge or a faint printed mark reads as something else, as
     # nothing sure or as a 1): the others read as nothing.
-    readings = _light_kept(readings, cfg)
+    readings = _light_kept(readings, cfg, crops)
     resolved = resolve_splits(readings, cfg)
     with_letter = {r.cluster.region for r in resolved if r.letter}
     labelled = len(with_letter) >= cfg.labelled_fraction * max(1, len(seg_full.regions))
@@ -5277,22 +5293,49 @@ def _fragment(whole: ClusterReading, part: ClusterReading, cfg: MarksSettings) -
     )
 
 
-def _light_ok(r: ClusterReading, cfg: MarksSettings) -> bool:
+def _light_ok(r: ClusterReading, cfg: MarksSettings, one: bool = False) -> bool:
     """Whether a reading counts: any of ink-mask writing; of light writing (see
     ``light_seed``) a number of at least ``light_min_prob``, not all ones when one
-    component (``light_not_ones``)."""
+    component (``light_not_ones``), unless ``one``: a "1" of at least
+    ``light_one_prob`` on a page whose light writing reads numbers, upright."""
     if not r.cluster.light:
         return True
     least = cfg.fainter_min_prob if r.cluster.fainter else cfg.light_min_prob
     if r.number is None or r.probability < least:
         return False
     lone = len(r.cluster.components) == 1
-    return not (cfg.light_not_ones and lone and set(r.text) == {"1"})
+    if cfg.light_not_ones and lone and set(r.text) == {"1"}:
+        return one and r.text == "1" and r.probability >= cfg.light_one_prob
+    return True
 
 
-def _light_kept(readings: list[ClusterReading], cfg: MarksSettings) -> list[ClusterReading]:
+def _light_ones_count(readings: list[ClusterReading], cfg: MarksSettings) -> bool:
+    """Whether the page's light writing reads numbers (see ``light_one_share``): its
+    light "1"s may count."""
+    if cfg.light_one_prob > 1.0:
+        return False
+    light = [r for r in readings if r.cluster.light and r.cluster.split_of is None]
+    counted = sum(_light_ok(r, cfg) for r in light)
+    return counted > 0 and counted >= cfg.light_one_share * len(light)
+
+
+def _upright_one(r: ClusterReading, crop: NDArray[np.float32], cfg: MarksSettings) -> bool:
+    """Whether the ink of ``r``'s cluster in its ``crop`` leans at most
+    ``stroke_one_slant`` degrees off upright (a "1", not a piece of a line across)."""
+    bx0, by0, bx1, by1 = r.cluster.crop_box
+    ink = crop[max(0, by0) : by1, max(0, bx0) : bx1]
+    return abs(_lean(_ink_moments(ink))) <= cfg.stroke_one_slant
+
+
+def _light_kept(
+    readings: list[ClusterReading],
+    cfg: MarksSettings,
+    crops: list[NDArray[np.float32]] | None = None,
+) -> list[ClusterReading]:
     """The readings with those of light writing that do not count (:func:`_light_ok`,
-    or in a country whose ink reads a number: see ``light_labelled``) read as nothing."""
+    or in a country whose ink reads a number: see ``light_labelled``) read as nothing.
+    ``crops``: the clusters' crops, by index (a light "1" counts only with its crop:
+    see ``light_one_prob``)."""
     numbered = {
         r.cluster.region
         for r in readings
@@ -5301,11 +5344,17 @@ def _light_kept(readings: list[ClusterReading], cfg: MarksSettings) -> list[Clus
         and r.cluster.height >= cfg.number_min_height
         and r.number is not None
     }
+    ones = [False] * len(readings)
+    if crops is not None and _light_ones_count(readings, cfg):
+        ones = [
+            r.cluster.light and r.text == "1" and _upright_one(r, crop, cfg)
+            for r, crop in zip(readings, crops, strict=True)
+        ]
     return [
         r
-        if _light_ok(r, cfg) and not (r.cluster.light and r.cluster.region in numbered)
+        if _light_ok(r, cfg, one) and not (r.cluster.light and r.cluster.region in numbered)
         else _nothing(r)
-        for r in readings
+        for r, one in zip(readings, ones, strict=True)
     ]
 
 

@@ -362,6 +362,31 @@ def test_a_light_number_of_ones_counts_when_of_several_strokes() -> None:
     assert not _light_ok(reading((1,)), cfg)  # one stroke read "11": a piece of a line
 
 
+def test_a_light_one_counts_upright_on_a_page_whose_light_writing_reads_numbers() -> None:
+    from aggression_vision.vision.marks import Cluster, ClusterReading, _light_kept
+
+    cfg = MarksSettings()
+
+    def reading(region: int, text: str) -> ClusterReading:
+        cl = Cluster(region, (10, 10, 30, 50), (region,), 1.0, light=True, origin=(0, 0))
+        return ClusterReading(cl, text, 0.95, 0.0, 0.0, alt_number=text, number_mass=0.95)
+
+    upright = np.zeros((60, 40), np.float32)
+    upright[12:48, 18:22] = 1.0  # a pencil "1"
+    across = np.zeros((60, 40), np.float32)
+    across[28:32, 10:30] = 1.0  # a piece of a line across
+    one, flat, seven = reading(1, "1"), reading(2, "1"), reading(3, "7")
+    got = _light_kept([one, flat, seven], cfg, [upright, across, upright])
+    # A light page reads its numbers: its upright light "1" counts, a bar does not.
+    assert [r.text for r in got] == ["1", "", "7"]
+    # A page whose light writing reads nothing but ones: pieces of printed grid.
+    got = _light_kept([one, reading(2, "1")], cfg, [upright, upright])
+    assert [r.text for r in got] == ["", ""]
+    # A light one read at less than light_one_prob stays nothing.
+    doubtful = ClusterReading(one.cluster, "1", 0.8, 0.0, 0.0)
+    assert _light_kept([doubtful, seven], cfg, [upright, upright])[0].text == ""
+
+
 def test_detached_strokes_count_only_where_they_lie() -> None:
     from aggression_vision.vision.marks import Cluster, ClusterReading, combine
 
