@@ -882,8 +882,11 @@ class MarksSettings:
         The number readings whose cross-out probability p (after ``crossed_views``) lies
         in ``crossed_net_band`` take the crossed-out reader's word on their crop
         (``models/marks_crossed.onnx``, its cross-out output c, read on the crop alone):
-        p becomes sigmoid(logit p + ``crossed_net_weight`` * logit c +
-        ``crossed_net_shift``) (:func:`crossed_net_word`). That reader was trained on
+        p becomes sigmoid(``crossed_net_own`` * logit p + ``crossed_net_weight`` * logit
+        c + ``crossed_net_second`` * logit s + ``crossed_net_shift``), s the second
+        network's cross-out output on the same crop (:func:`crossed_net_word`; the
+        values quoted below, up to "Sudoku photos", are those of the first version,
+        own 1, weight 0.4, second 0: see ``crossed_net_own``). That reader was trained on
         85% crossed-out crops: it says crossed out readily (logit c about 2.5, c = 0.92,
         is its neutral word with these values), but it ranks the cross-outs best of the
         four networks (dev number crops, area under the ROC: 0.977 against 0.963 for the
@@ -900,6 +903,20 @@ class MarksSettings:
         and two pages lost theirs, one of them a false one; the weights were chosen on
         the dev number crops; 0.3 / -0.75 and 0.5 / -1.25 gave dev +10 / +11, big +12 /
         +6. Sudoku photos: no digit read crossed out, unchanged.)
+    crossed_net_own, crossed_net_second : float
+        See ``crossed_net_weight``: the shares of the reading's own log-odds and of the
+        second network's (``models/marks_second.onnx``) word on the crop. p already holds
+        the second network's word (``second_opinion`` puts it in place of the first's,
+        ``crossed_views`` reads its views with it): a small negative share takes back
+        part of that word where the crossed-out reader disagrees, and own < 1 leaves the
+        crossed-out reader more say. (1, 0: the first version. Marks stage on the cached
+        segmentations, base bc80fb2, weights chosen by a simulation on c45's dev number
+        crops, then benched: conquered right dev 3430 -> 3439 of 3572 (tune +0, s3 +3,
+        r3 +4, dev2 +2), fresh+fresh2 6368 -> 6371 (+4, -1), big 6839 -> 6843; armies,
+        owner, matched unchanged everywhere. Others benched on dev: own/weight/second/
+        shift 0.7/0.5/-0.25/-1 +8 (tune +0, dev2 +0), 0.6/0.45/-0.2/-0.875 +8, 1/0.45/
+        -0.15/-1 +6, 0.6/0.5/-0.2/-1 +7 (tune -1). The second network runs on the same
+        crops, one batch.) 0 second: not run.
     second_crossed_splits : bool
         The number readings of trial-split parts (a number beside a letter, see
         :func:`resolve_splits`) are read by the second network as whole clusters are
@@ -1261,8 +1278,10 @@ class MarksSettings:
     crossed_views_weight: float = 0.5
     crossed_angles: tuple[float, ...] = ()
     conquer_doubt: float = 0.7
-    crossed_net_weight: float = 0.4  # the crossed-out reader's cross-out log-odds' share (0: off)
+    crossed_net_weight: float = 0.45  # the crossed-out reader's cross-out log-odds' share (0: off)
     crossed_net_shift: float = -1.0  # ... added to the log-odds (that reader's bias to crossed)
+    crossed_net_own: float = 0.7  # ... the reading's own log-odds' share
+    crossed_net_second: float = -0.2  # ... the second network's on the crop (counted twice before)
     crossed_net_band: tuple[float, float] = (0.05, 0.995)  # ... asked from/up to this probability
     crossed_stretches: tuple[float, ...] = (1.2, 0.85)
     second_crossed_splits: bool = True  # trial-split parts too (a letter beside the number)
@@ -4580,6 +4599,7 @@ def crossed_net_word(
     net: digits.MarkNet | None = None,
     *,
     inputs: dict[int, NDArray[np.float32]] | None = None,
+    second: digits.MarkNet | None = None,
 ) -> list[ClusterReading]:
     """``readings`` with the cross-out probability of the number readings in
     ``crossed_net_band`` moved by the crossed-out reader's word on their crops (see
@@ -4587,7 +4607,8 @@ def crossed_net_word(
 
     ``net``: the crossed-out reader (:func:`digits.load_crossed_net` when None, loaded
     only when some reading is asked); ``inputs``: network inputs already made of some
-    crops, by index (see :func:`read_clusters`).
+    crops, by index (see :func:`read_clusters`); ``second``: the second network
+    (:func:`digits.load_second_net` when None, run only with ``crossed_net_second``).
     """
     cfg = settings or MarksSettings()
     lo, hi = cfg.crossed_net_band
@@ -4600,14 +4621,20 @@ def crossed_net_word(
     ]
     if not pick:
         return readings
-    out = (net or digits.load_crossed_net()).run(_picked_inputs(crops, pick, inputs))
+    x = _picked_inputs(crops, pick, inputs)
+    out = (net or digits.load_crossed_net()).run(x)
+    again = None
+    if cfg.crossed_net_second != 0.0:
+        again = (second or digits.load_second_net()).run(x).crossed
     result = list(readings)
     for j, i in enumerate(pick):
         z = (
-            _logit(readings[i].crossed)
+            cfg.crossed_net_own * _logit(readings[i].crossed)
             + cfg.crossed_net_weight * _logit(float(out.crossed[j]))
             + cfg.crossed_net_shift
         )
+        if again is not None:
+            z += cfg.crossed_net_second * _logit(float(again[j]))
         result[i] = replace(readings[i], crossed=float(1.0 / (1.0 + np.exp(-z))))
     return result
 

@@ -1259,7 +1259,8 @@ def test_the_crossed_out_readers_word_moves_doubtful_cross_outs() -> None:
     letter = ClusterReading(cl, "A", 0.9, 0.02, 0.4)  # no number: not asked
     readings = [missed, sure, letter]
     net = _MarksNet(0.0, 0.99)  # the crossed-out reader sees the strike
-    cfg = MarksSettings()
+    # (Its first version: the reading's own log-odds whole, no second network.)
+    cfg = MarksSettings(crossed_net_weight=0.4, crossed_net_own=1.0, crossed_net_second=0.0)
     got = crossed_net_word(readings, [crop] * 3, cfg, net)  # type: ignore[arg-type]
     assert net.seen == 1
     # logit 0.4 + 0.4 * logit 0.99 - 1 = 0.43: crossed out (0.61).
@@ -1278,6 +1279,36 @@ def test_the_crossed_out_readers_word_moves_doubtful_cross_outs() -> None:
     off = MarksSettings(crossed_net_weight=0.0)
     assert crossed_net_word(readings, [crop] * 3, off, net) == readings  # type: ignore[arg-type]
     assert net.seen == 0
+
+
+def test_the_second_networks_word_counts_against_itself_in_the_crossed_out_readers() -> None:
+    from aggression_vision.vision.marks import Cluster, ClusterReading, crossed_net_word
+
+    crop = np.zeros((30, 20), np.float32)
+    crop[5:25, 9:12] = 1.0
+    cl = Cluster(1, (0, 0, 20, 30), (1,), 1.0)
+    cfg = MarksSettings()
+    first = MarksSettings(crossed_net_weight=0.4, crossed_net_own=1.0, crossed_net_second=0.0)
+
+    def word(r: ClusterReading, c: float, s: float, settings: MarksSettings) -> float:
+        second = _MarksNet(0.0, s)
+        got = crossed_net_word([r], [crop], settings, _MarksNet(0.0, c), second=second)  # type: ignore[arg-type]
+        assert second.seen == (1 if settings.crossed_net_second else 0)
+        return got[0].crossed
+
+    # A cross-out the second network invented (its word, 0.999, already made p 0.8) and
+    # the crossed-out reader does not confirm (0.92, its neutral word): taken off; the
+    # first version kept it.
+    invented = ClusterReading(cl, "4", 0.9, 0.02, 0.8)
+    assert word(invented, 0.92, 0.999, first) > cfg.mark_threshold
+    # 0.7 * logit 0.8 + 0.45 * logit 0.92 - 0.2 * logit 0.999 - 1 = -0.31.
+    assert word(invented, 0.92, 0.999, cfg) == pytest.approx(0.423, abs=2e-3)
+    assert word(invented, 0.92, 0.999, cfg) < cfg.mark_threshold
+    # A strike the crossed-out reader sees (0.99) and the second network missed (0.05):
+    # crossed out; the first version left it just below.
+    missed = ClusterReading(cl, "1", 0.9, 0.02, 0.3)
+    assert word(missed, 0.99, 0.05, first) < cfg.mark_threshold
+    assert word(missed, 0.99, 0.05, cfg) > cfg.mark_threshold
 
 
 def test_a_doubtful_cross_out_no_conquest_could_explain_is_taken_off() -> None:
