@@ -693,6 +693,14 @@ class MarksSettings:
         588, r3 675 -> 673, dev2 424 -> 425, fresh 2169 -> 2179, fresh2 1897 -> 1911,
         big 4027 -> 4043; real sudoku photos, whole reader, 856 -> 855 of 864 digit
         cells.) Empty: the first network alone.
+    view_light : bool
+        Light clusters (found by the light-writing search, see ``light_seed``) are read
+        again turned too (see ``view_threshold``). Off: their crop is the light pieces
+        of a faint stroke, and its turned views' mean posterior turned a right but
+        doubtful light number into another (s3 604 AF: '4' at 0.52 -> '1' at 0.42).
+        (Marks stage on cached segmentations, base 0286278, on -> off: armies dev 2233
+        -> 2234 (s3 +1), owner 2390 -> 2392; validation armies unchanged, owner +3; big
+        armies +1, owner +1; no photo worse; found by m46.)
     view_shears : tuple of float
         More views of those doubtful numbers when read crossed out (see
         ``view_shear_crossed``): the crop sheared across by each of these (horizontal
@@ -1240,6 +1248,7 @@ class MarksSettings:
     view_threshold: float = 0.7
     view_angles: tuple[float, ...] = (12.0, -12.0)
     view_nets: tuple[str, ...] = ("crossed", "second")
+    view_light: bool = False  # light clusters read again turned too
     view_shears: tuple[float, ...] = (0.2, -0.2)
     view_shear_crossed: float = 0.5
     ones_stretch: float = 1.5
@@ -4220,6 +4229,8 @@ def _reread_turned(
     if not cfg.view_angles:
         return readings
     pick = _doubtful_numbers(readings, str.isdigit, cfg.view_threshold, cfg)
+    if not cfg.view_light:
+        pick = [i for i in pick if not readings[i].cluster.light]
     if not pick:
         return readings
     per = [_views(crops[i], readings[i].crossed >= cfg.view_shear_crossed, cfg) for i in pick]

@@ -1024,6 +1024,13 @@ def test_a_doubtful_number_is_read_again_turned_and_the_views_vote() -> None:
     assert _reread_turned([struck], [crop], lp[:1], net, cfg)[0].text == "7"  # type: ignore[arg-type]
     assert net.seen == len(cfg.view_angles) + len(cfg.view_shears)
     assert len(cfg.view_shears) > 0
+    # A light cluster (faint pieces) is not read again, unless view_light.
+    net = Views()
+    faint = replace(doubtful, cluster=replace(tall, light=True))
+    assert _reread_turned([faint], [crop], lp[:1], net, cfg)[0].text == "1"  # type: ignore[arg-type]
+    assert net.seen == 0
+    on = replace(cfg, view_light=True)
+    assert _reread_turned([faint], [crop], lp[:1], net, on)[0].text == "7"  # type: ignore[arg-type]
     # Off: no view angles (or nothing doubtful), nothing read again.
     net = Views()
     cfg = MarksSettings(view_angles=())
