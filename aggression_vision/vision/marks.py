@@ -174,6 +174,29 @@ class MarksSettings:
         1 -> 16, 2134 6 -> 25). The median alone as the race's measure lost tune 532
         22 -> 9; without the median's word s3 637 and big 2029 turned the wrong way;
         the quarter turns checked alike broke s3 613 and fresh 20018.)
+    orientation_keep_half : bool
+        In the race (``orientation_rounds``), the half turn of the round's leader is
+        not dropped: the choice between a reading and its half turn (6/9, 1, 8, 0 and
+        N, H, O, S, Z read both ways up) is made by the whole panel, and by more voters
+        (``orientation_more_clusters``), not by the first round's few tallest voters.
+        (Fresh seed 20110, squared paper, rectified: a region stage that kept a few
+        grid ticks beside the writing changed which six voters came first, and 180
+        degrees, the truth, trailed 0 by 0.57 nats there and left the race; kept, the
+        whole panel chose it.)
+    orientation_flip_mean : bool
+        On a page that was not rectified, the half turn of ``orientation_flip_votes``
+        also needs the voters' mean gain there to be positive (as the quarter turns
+        do): the race's winner is a 30-degree step's guess that can lie far enough off
+        the writing that most voters read poorly there, and small gains for the half
+        turn add up to a vote. (Dev photo r3 134, ruled paper, true 267 degrees: with a
+        few hundred pixels of changed ink, 300 won the race by 0.013 nats over 270 and
+        lost to its half turn 4 voters net, mean gain -0.003 nats: read 157 degrees
+        off.) A rectified page is tried at its quarter turns exactly: there the count
+        alone still overrules a few confident misreadings. Neither this nor
+        ``orientation_keep_half`` changes the orientation of any of the 750 dev,
+        validation and big pages on the f0368d7 segmentations (marks stage); on those of
+        the region stage of the next commit (a stroke between two ruling lines kept),
+        they keep r3 134 (-> 290 degrees) and fresh 20110 (-> 180) from turning.
     orientation_quarter_votes, orientation_quarter_elongation : int, float
         Then, on a page whose voters read doubtfully at the winner (below), the voters
         less than ``orientation_quarter_elongation`` times longer than wide compare it
@@ -1133,6 +1156,8 @@ class MarksSettings:
     orientation_bar_elongation: float = 4.0  # length/width of a bar: not the writing height
     orientation_flip_votes: int = 3  # more voters for the half turn than against: it wins
     orientation_flip_nats: float = 0.1  # nats a voter's reading must differ by to vote
+    orientation_keep_half: bool = True  # the race's leader's half turn races to the end
+    orientation_flip_mean: bool = True  # unrectified: the half turn needs a positive mean gain
     orientation_quarter_votes: int = 4  # more shaped voters for a quarter turn than against
     orientation_quarter_elongation: float = 3.5  # length/width of a voter left out of that check
     orientation_quarter_doubt: float = -0.6  # nats: their mean reading under which it is made
@@ -3763,7 +3788,16 @@ def writing_orientation(
             n_voters = min(panel, n_voters + size)
             score = scorer.score(trials, prior, n_voters=n_voters, letter_penalty=penalty)
             drop = cfg.orientation_drop[min(i, len(cfg.orientation_drop) - 1)]
-            trials = [a for a, s_ in zip(trials, score, strict=True) if s_ >= score.max() - drop]
+            # (The leader's half turn stays in the race to its end: the few voters of
+            # the first rounds do not decide between two readings that 6/9, 1, 8, 0 and
+            # symmetric letters give alike.)
+            lead = trials[int(np.argmax(score))]
+            trials = [
+                a
+                for a, s_ in zip(trials, score, strict=True)
+                if s_ >= score.max() - drop
+                or (cfg.orientation_keep_half and abs((a - lead) % 360.0 - 180.0) < 1e-6)
+            ]
             if len(trials) == 1 or n_voters >= panel:
                 break
         best = scorer.best(trials, prior, n_voters=n_voters, letter_penalty=penalty)
@@ -3780,7 +3814,12 @@ def writing_orientation(
             both = scorer.scores([best, half], len(voters), penalty)
             gain = both[1] - both[0]
             net = _net_votes(gain, cfg.orientation_flip_nats)
-            if net >= cfg.orientation_flip_votes and float(np.median(gain)) > 0.0:
+            # (On a page that was not rectified, nor against the voters' mean: the
+            # race's angle is a step's guess, maybe far enough off the writing that
+            # most voters read poorly there and small gains for the half turn add up
+            # to a vote; the mean says how much better the page reads.)
+            mean_ok = rectified or not cfg.orientation_flip_mean or float(np.mean(gain)) > 0.0
+            if net >= cfg.orientation_flip_votes and float(np.median(gain)) > 0.0 and mean_ok:
                 best = half
         if cfg.orientation_quarter_votes:
             best = _quarter_turn(scorer, best, shaped_voters, penalty, cfg)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import cv2
 import numpy as np
 import pytest
@@ -1680,6 +1682,54 @@ def test_the_half_turn_most_voters_read_better_wins_over_a_few_sure_misreadings(
     assert writing_orientation(voters, net, rectified=True, settings=few) == 180.0  # type: ignore[arg-type]
 
 
+def test_the_first_rounds_do_not_drop_the_half_turn_of_their_leader() -> None:
+    """Six voters read surely upside down and come first, ten others read clearly
+    upright: the half turn of the first rounds' leader stays in the race, and the whole
+    panel decides between the two (fresh seed 20110: 180 degrees dropped after six
+    voters)."""
+    from aggression_vision.vision.marks import writing_orientation
+
+    upright = np.zeros((40, 32), np.float32)  # (78 % of its ink in its top half)
+    upright[2:20, 4:28] = 1.0
+    upright[33:38, 4:28] = 1.0
+    turned = np.zeros((40, 32), np.float32)  # (11 %: a thin bar over a block)
+    turned[2:4, 4:28] = 1.0
+    turned[22:38, 4:28] = 1.0
+    # (Of one height, they join the race every other one: 0, 2, 4, 6, 8, 10 first.)
+    voters = [turned.copy() if i % 2 == 0 and i <= 10 else upright.copy() for i in range(16)]
+    net = _TopHeavyEight()
+    race = MarksSettings(orientation_flip_votes=0, orientation_quarter_votes=0)
+    assert writing_orientation(voters, net, rectified=True, settings=race) == 0.0  # type: ignore[arg-type]
+    dropped = replace(race, orientation_keep_half=False)
+    assert writing_orientation(voters, net, rectified=True, settings=dropped) == 180.0  # type: ignore[arg-type]
+
+
+def test_on_an_unrectified_page_the_half_turn_also_needs_the_mean() -> None:
+    """Most voters read a little better at the half turn, a few surely worse (the mean
+    says no): on a rectified page the count turns it, on one that was not the race's
+    angle may be a step off the writing and the mean must agree (dev photo r3 134)."""
+    from aggression_vision.vision.marks import writing_orientation
+
+    upright = np.zeros((40, 32), np.float32)  # (60 % of its ink in its top half)
+    upright[2:20, 4:28] = 0.6
+    upright[20:38, 4:28] = 0.4
+    turned = np.zeros((44, 32), np.float32)  # (11 %, and taller: they vote first)
+    turned[2:4, 4:28] = 1.0
+    turned[24:42, 4:28] = 1.0
+    voters = [upright.copy() for _ in range(6)] + [turned.copy() for _ in range(3)]
+    net = _TopHeavyEight()
+    race = MarksSettings(orientation_quarter_votes=0)
+
+    def off_upright(angle: float) -> float:
+        return abs((angle + 180.0) % 360.0 - 180.0)
+
+    assert writing_orientation(voters, net, rectified=True, settings=race) == 0.0  # type: ignore[arg-type]
+    turned_page = writing_orientation(voters, net, rectified=False, settings=race)  # type: ignore[arg-type]
+    assert off_upright(turned_page) >= 150.0
+    count = replace(race, orientation_flip_mean=False)
+    assert off_upright(writing_orientation(voters, net, rectified=False, settings=count)) <= 30.0  # type: ignore[arg-type]
+
+
 def test_the_tallest_voters_alone_do_not_drop_an_orientation_from_the_race() -> None:
     """The three tallest voters read surely upside down, the twelve others a little
     better upright: the race's voters join every other one in order of height, so the
@@ -1701,7 +1751,10 @@ def test_the_tallest_voters_alone_do_not_drop_an_orientation_from_the_race() -> 
     race = MarksSettings(orientation_flip_votes=0, orientation_quarter_votes=0)
     assert writing_orientation(voters, net, rectified=True, settings=race) == 0.0  # type: ignore[arg-type]
     tallest = MarksSettings(
-        orientation_flip_votes=0, orientation_quarter_votes=0, orientation_spread=1
+        orientation_flip_votes=0,
+        orientation_quarter_votes=0,
+        orientation_spread=1,
+        orientation_keep_half=False,  # (else upright races on as 180's half turn)
     )
     # (The tallest first: upright is out after the first round, a turn wins.)
     assert writing_orientation(voters, net, rectified=True, settings=tallest) != 0.0  # type: ignore[arg-type]
