@@ -440,6 +440,69 @@ def _is_ruling(
     return step if best + 1 >= settings.grid_min_long_lines else 0.0
 
 
+Pixels = tuple[NDArray[np.intp], NDArray[np.intp]]  # (rows, columns)
+
+
+def _off_lattice(lines: NDArray[np.uint8], step: float, tolerance: float) -> Pixels:
+    """Rows and columns of the pixels of horizontal ``lines`` (0/1) that lie between
+    two lines of the lattice.
+
+    Printed lines follow one another ``step`` apart down a column of the
+    frame. Each run of ink down a column (a band) is looked at with the two
+    bands on each side of it: it is off the lattice when its neighbours are
+    one step apart (within ``tolerance`` steps) and nearer to it than the
+    lattice would have either of them taken as the stray one (a drawn stroke
+    between two lines; a stroke beside a line leaves the line one step from
+    its other neighbour and the stroke off). A band needs a neighbour on
+    each side and one more beyond either (near the end of a column, as at a
+    tile's side, the other alternative cannot be judged and is not taken).
+    """
+    h = lines.shape[0]
+    # The columns as rows of a contiguous image, a 0 on each side of each:
+    # the changes along the flattened rows are the bands' ends, in order
+    # (column by column, top to bottom), a start then an end.
+    columns = cv2.copyMakeBorder(cv2.transpose(lines), 0, 0, 1, 1, cv2.BORDER_CONSTANT, value=0)
+    change = np.flatnonzero(np.diff(columns.ravel().view(np.int8)))
+    first, last = change[0::2] + 1, change[1::2]
+    n = len(first)
+    none = (np.zeros(0, np.intp), np.zeros(0, np.intp))
+    if n < 4:
+        return none
+    tx, ty = np.divmod(first, h + 2)
+    by = last % (h + 2)
+    ty = ty - 1
+    by = by - 1
+    # Band i with the bands i - 2 .. i + 2 (padded: no band beyond the ends).
+    column = np.concatenate(([-1, -1], tx, [-1, -1]))
+    centre = np.concatenate(([0.0, 0.0], (ty + by) / 2.0, [0.0, 0.0]))
+    a2, a, m, b, b2 = (centre[k : n + k] for k in range(5))
+    c = column[2 : n + 2]
+    # The error of the lattice with the band, or one of its neighbours, left out
+    # (a neighbour with no band beyond it in the column cannot be judged: any
+    # error); a band needs both neighbours and one more beyond either.
+    without = np.abs(b - a - step)
+    with_a2 = column[0:n] == c
+    with_b2 = column[4 : n + 4] == c
+    without_a = np.where(with_a2, np.abs(m - a2 - step), np.inf)
+    without_b = np.where(with_b2, np.abs(b2 - m - step), np.inf)
+    stray = (
+        (column[1 : n + 1] == c)
+        & (column[3 : n + 3] == c)
+        & (with_a2 | with_b2)
+        & (without <= tolerance * step)
+        & (without < without_a)
+        & (without < without_b)
+    )
+    off = np.flatnonzero(stray)
+    if len(off) == 0:
+        return none
+    length = by[off] - ty[off] + 1
+    rows = np.repeat(ty[off], length) + (
+        np.arange(int(length.sum())) - np.repeat(np.cumsum(length) - length, length)
+    )
+    return rows, np.repeat(tx[off], length)
+
+
 def _thick_across(
     rotated: NDArray[np.uint8],
     runs: NDArray[np.uint8],
@@ -529,7 +592,8 @@ def find_ruling(
     lines, regularly spaced, that runs across most of the page. Hand-drawn
     maps (even ruler-drawn ones) and printed grids like a sudoku's have far
     fewer parallel lines. Drawn ink much darker than the ruling is kept where
-    it runs along a ruling line.
+    it runs along a ruling line, and a straight stroke between two lines of
+    the lattice is no line of it (``_off_lattice``).
 
     Parameters
     ----------
@@ -813,7 +877,14 @@ def _ruling_in(
         for delta in settings.grid_fan:
             if delta != 0:
                 runs, rotated, rot, _, warped = straight_runs(angle + delta)
-            frames.append((runs & rotated, rot, warped))
+            on = runs & rotated
+            # A straight stroke between two neighbouring lines of the lattice
+            # is no line of it (a border drawn beside a grid line); it stays
+            # in the family's lines as found (their thickness and level).
+            stray = None
+            if settings.ruling_lattice_tolerance > 0:
+                stray = _off_lattice(on, step, settings.ruling_lattice_tolerance)
+            frames.append((on, rot, warped, stray))
         families.append(frames)
     if not families:
         return ruling, found
@@ -821,14 +892,16 @@ def _ruling_in(
     thick_length = int(round(settings.ruling_thick_length * long_side))
 
     def thin_and_thick(
-        frames: list[tuple[NDArray[np.uint8], NDArray, NDArray[np.uint8]]],
+        frames: list[tuple[NDArray[np.uint8], NDArray, NDArray[np.uint8], Pixels | None]],
         ink: NDArray[np.uint8] | None = None,
+        strays: NDArray[np.bool_] | None = None,
     ) -> tuple[NDArray[np.bool_], NDArray[np.bool_]]:
         """A family's runs over ``ink`` (None: ``m8``, already warped) that are as thin
-        as the ruling, and the thicker ones."""
+        as the ruling, and the thicker ones; their pixels off the lattice are
+        marked in ``strays`` (if given)."""
         thin = np.zeros((h, w), dtype=bool)
         thick = np.zeros((h, w), dtype=bool)
-        for runs, rot, warped in frames:
+        for runs, rot, warped, stray in frames:
             rotated = (
                 warped
                 if ink is None
@@ -841,12 +914,24 @@ def _ruling_in(
             # One warp back for both parts: 1 marks the thin runs, 2 the thick
             # ones (nearest neighbour copies one source pixel per pixel).
             code = runs + (runs & wide)
+            off = strays is not None and stray is not None and len(stray[0]) > 0
+            if off:
+                # 3 and 4: the thin and thick runs off the lattice.
+                code[stray] += 2
             back = cv2.warpAffine(code, rot, (w, h), flags=cv2.INTER_NEAREST | cv2.WARP_INVERSE_MAP)
+            if off:
+                assert strays is not None
+                strays |= back >= 3
+                back = np.where(back >= 3, back - 2, back)
             thin |= back == 1
             thick |= back == 2
         return thin, thick
 
-    split = [thin_and_thick(frames) for frames in families]
+    off_lattice = [np.zeros((h, w), dtype=bool) for _ in families]
+    split = [
+        thin_and_thick(frames, strays=strays)
+        for frames, strays in zip(families, off_lattice, strict=True)
+    ]
     thins = [thin for thin, _ in split]
     if settings.ruling_crossings and len(families) > 1:
         # Where two families cross, the other family's line makes this one
@@ -865,7 +950,7 @@ def _ruling_in(
         r = settings.ruling_restore
         near = cv2.dilate(drawn.astype(np.uint8), _disk_kernel(2 * r + 1)).astype(bool)
         thins = [t | (b & o & ~near) for t, b, o in zip(thins, lines, others, strict=True)]
-    for back in thins:
+    for back, strays in zip(thins, off_lattice, strict=True):
         family = back & mask
         if keep_in is not None:
             # Keep drawn strokes that run along a ruling line: they are darker
@@ -917,7 +1002,7 @@ def _ruling_in(
                     if peak is not None:
                         np.maximum(limit, peak * settings.grid_darker_crest, out=limit)
                 family.ravel()[at[~(darkness[family] <= limit)]] = False
-        ruling |= family
+        ruling |= family & ~strays
     return ruling, found
 
 

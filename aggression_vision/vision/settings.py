@@ -374,6 +374,11 @@ class ReaderSettings:
         mixture looks grey); 0: off.
     ruling_colour_cross : int
         See ``ruling_colour_weak``.
+    ruling_lattice_tolerance : float
+        A straight run of a ruling family whose neighbouring runs above and
+        below (across the lines, in one column) are one line step apart,
+        within this many steps, lies between two lines of the lattice: a
+        drawn stroke, not ruling (see ``_off_lattice``); 0: off.
     paper_area_max : float
         The sheet's area (hull of the largest bright, weakly coloured area) is
         used when it covers at most this fraction of the working image (and
@@ -794,6 +799,7 @@ class ReaderSettings:
     ruling_colour_pixels: int = 100
     ruling_colour_weak: float = 0.12
     ruling_colour_cross: int = 2
+    ruling_lattice_tolerance: float = 0.3
     paper_area_max: float = 0.97
     paper_area_outside: float = 0.1
     paper_area_inside: float = 0.1

@@ -8,6 +8,7 @@ import numpy as np
 from aggression_vision.synth.generate import generate_sample
 from aggression_vision.vision.ink import (
     _mod_180,
+    _off_lattice,
     _ruling_in,
     _thick_across,
     connected_components,
@@ -173,6 +174,41 @@ def test_pencil_along_a_grid_line_is_kept_and_crossings_are_not_ink() -> None:
     away = ink.mask.copy()
     away[470:520, 280:1120] = False
     assert away.sum() < 0.002 * away.size
+
+
+def test_a_pencil_border_between_two_grid_lines_is_kept() -> None:
+    # A straight pencil border running along the grid between two of its
+    # lines, as light as they are and no wider: it is a long straight line
+    # of the family, but off the lattice (its neighbours are one step apart).
+    img = _squared_paper()
+    cv2.line(img, (300, 501), (1100, 501), (170, 170, 170), 2)
+    kept = {}
+    for tolerance in (0.0, ReaderSettings().ruling_lattice_tolerance):
+        ink = find_ink(img, settings=replace(ReaderSettings(), ruling_lattice_tolerance=tolerance))
+        # (The stroke loses a few pixels beside each crossing grid line.)
+        kept[tolerance] = ink.mask[496:507, 320:1080].any(axis=0).mean()
+        away = ink.mask.copy()
+        away[480:520, 280:1120] = False
+        assert away.sum() < 0.002 * away.size
+    assert kept[ReaderSettings().ruling_lattice_tolerance] > 0.75
+    assert kept[0.0] < 0.1
+
+
+def test_the_lattice_test_takes_the_stroke_beside_a_line_not_the_line() -> None:
+    # Lines every 24 px in a column, a stroke 5 px below one of them: the
+    # stroke is off the lattice, the line next to it (whose neighbours, the
+    # stroke and the next line, are 29 px apart) is not.
+    lines = np.zeros((300, 20), np.uint8)
+    for y in range(12, 300, 24):
+        lines[y : y + 2] = 1
+    lines[113:115] = 1  # 5 px below the line at 108
+    off = np.zeros_like(lines)
+    off[_off_lattice(lines, 24.0, 0.3)] = 1
+    assert off[113:115].all()
+    assert off.sum() == off[113:115].sum()
+    # With nothing beyond its two neighbours (a tile's end), it is not judged.
+    end = lines[100:140].copy()
+    assert len(_off_lattice(end, 24.0, 0.3)[0]) == 0
 
 
 def test_a_faint_pencil_drawing_on_plain_paper_is_ink() -> None:
