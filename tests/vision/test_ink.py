@@ -157,6 +157,26 @@ def _squared_paper(h: int = 1050, w: int = 1400) -> np.ndarray:
     return img
 
 
+def _kept_with_and_without(
+    img: np.ndarray,
+    setting: str,
+    band: tuple[slice, slice],
+    stroke_box: tuple[int, int, int, int],
+) -> tuple[float, float]:
+    """The share of ``band``'s columns holding ink with the reader's ``setting`` and
+    with it at 0; asserts that, either way, no ink is found away from ``stroke_box``
+    (y0, y1, x0, x1): the printed grid is taken off."""
+    kept = []
+    for value in (getattr(ReaderSettings(), setting), 0.0):
+        ink = find_ink(img, settings=replace(ReaderSettings(), **{setting: value}))
+        kept.append(float(ink.mask[band].any(axis=0).mean()))
+        away = ink.mask.copy()
+        y0, y1, x0, x1 = stroke_box
+        away[y0:y1, x0:x1] = False
+        assert away.sum() < 0.002 * away.size
+    return kept[0], kept[1]
+
+
 def _squared_with_pencil_along_a_line() -> np.ndarray:
     """Squared paper (2 px grey lines every 24 px) and a pencil stroke as light as
     the grid drawn over one of its lines, only a little thicker than the line."""
@@ -182,16 +202,12 @@ def test_a_pencil_border_between_two_grid_lines_is_kept() -> None:
     # of the family, but off the lattice (its neighbours are one step apart).
     img = _squared_paper()
     cv2.line(img, (300, 501), (1100, 501), (170, 170, 170), 2)
-    kept = {}
-    for tolerance in (0.0, ReaderSettings().ruling_lattice_tolerance):
-        ink = find_ink(img, settings=replace(ReaderSettings(), ruling_lattice_tolerance=tolerance))
-        # (The stroke loses a few pixels beside each crossing grid line.)
-        kept[tolerance] = ink.mask[496:507, 320:1080].any(axis=0).mean()
-        away = ink.mask.copy()
-        away[480:520, 280:1120] = False
-        assert away.sum() < 0.002 * away.size
-    assert kept[ReaderSettings().ruling_lattice_tolerance] > 0.75
-    assert kept[0.0] < 0.1
+    # (The stroke loses a few pixels beside each crossing grid line.)
+    on, off = _kept_with_and_without(
+        img, "ruling_lattice_tolerance", (slice(496, 507), slice(320, 1080)), (480, 520, 280, 1120)
+    )
+    assert on > 0.75
+    assert off < 0.1
 
 
 def test_the_lattice_test_takes_the_stroke_beside_a_line_not_the_line() -> None:
@@ -471,15 +487,11 @@ def _pale_squared_with_a_bent_pencil_stroke() -> np.ndarray:
 
 def test_grey_pencil_along_a_pale_grid_line_is_kept_where_it_continues_a_stroke() -> None:
     img = _pale_squared_with_a_bent_pencil_stroke()
-    kept = {}
-    for weak in (0.0, ReaderSettings().ruling_colour_weak):
-        ink = find_ink(img, settings=replace(ReaderSettings(), ruling_colour_weak=weak))
-        kept[weak] = ink.mask[486:499, 520:780].any(axis=0).mean()
-        away = ink.mask.copy()
-        away[280:720, 280:1020] = False
-        assert away.sum() < 0.002 * away.size
-    assert kept[ReaderSettings().ruling_colour_weak] > 0.9
-    assert kept[0.0] < 0.5
+    on, off = _kept_with_and_without(
+        img, "ruling_colour_weak", (slice(486, 499), slice(520, 780)), (280, 720, 280, 1020)
+    )
+    assert on > 0.9
+    assert off < 0.5
 
 
 def test_dense_ink_on_the_lines_does_not_set_the_rulings_thickness() -> None:
