@@ -4407,8 +4407,13 @@ def _lone_stroke(
         return True
     if crop is None or cfg.stroke_one_elongation <= 0:
         return False
+    return _upright_stroke(_cluster_ink(cl, crop), cfg)
+
+
+def _cluster_ink(cl: Cluster, crop: NDArray[np.float32]) -> NDArray[np.float32]:
+    """The part of ``crop`` that holds the ink of cluster ``cl`` (its ``crop_box``)."""
     bx0, by0, bx1, by1 = cl.crop_box
-    return _upright_stroke(crop[max(0, by0) : by1, max(0, bx0) : bx1], cfg)
+    return crop[max(0, by0) : by1, max(0, bx0) : bx1]
 
 
 def _upright_stroke(ink: NDArray[np.float32], cfg: MarksSettings) -> bool:
@@ -4470,8 +4475,7 @@ def _two_strokes(crop: NDArray[np.float32], cl: Cluster, cfg: MarksSettings) -> 
     ``ones_pair_height`` writing heights high and at least ``stroke_one_elongation``
     times longer than wide, leaning alike (``ones_pair_parallel``) at most
     ``ones_pair_slant`` degrees off upright."""
-    bx0, by0, bx1, by1 = cl.crop_box
-    ink = crop[max(0, by0) : by1, max(0, bx0) : bx1]
+    ink = _cluster_ink(cl, crop)
     n, lab, stats, _ = _components((ink > _STROKE_LEVEL).view(np.uint8))
     least = cfg.ones_pair_height * cl.text_h
     tall = [k for k in range(1, n) if stats[k, cv2.CC_STAT_HEIGHT] >= least]
@@ -5399,9 +5403,7 @@ def _light_ones_count(readings: list[ClusterReading], cfg: MarksSettings) -> boo
 def _upright_one(r: ClusterReading, crop: NDArray[np.float32], cfg: MarksSettings) -> bool:
     """Whether the ink of ``r``'s cluster in its ``crop`` leans at most
     ``stroke_one_slant`` degrees off upright (a "1", not a piece of a line across)."""
-    bx0, by0, bx1, by1 = r.cluster.crop_box
-    ink = crop[max(0, by0) : by1, max(0, bx0) : bx1]
-    return abs(_lean(_ink_moments(ink))) <= cfg.stroke_one_slant
+    return abs(_lean(_ink_moments(_cluster_ink(r.cluster, crop)))) <= cfg.stroke_one_slant
 
 
 def _light_kept(
