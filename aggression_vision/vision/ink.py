@@ -443,9 +443,9 @@ def _is_ruling(
 Pixels = tuple[NDArray[np.intp], NDArray[np.intp]]  # (rows, columns)
 
 
-def _off_lattice(lines: NDArray[np.uint8], step: float, tolerance: float) -> Pixels:
+def _off_lattice(lines: NDArray[np.uint8], step: float, tolerance: float) -> Pixels | None:
     """Rows and columns of the pixels of horizontal ``lines`` (0/1) that lie between
-    two lines of the lattice.
+    two lines of the lattice; None when there are none.
 
     Printed lines follow one another ``step`` apart down a column of the
     frame. Each run of ink down a column (a band) is looked at with the two
@@ -465,13 +465,11 @@ def _off_lattice(lines: NDArray[np.uint8], step: float, tolerance: float) -> Pix
     change = np.flatnonzero(np.diff(columns.ravel().view(np.int8)))
     first, last = change[0::2] + 1, change[1::2]
     n = len(first)
-    none = (np.zeros(0, np.intp), np.zeros(0, np.intp))
     if n < 4:
-        return none
+        return None
     tx, ty = np.divmod(first, h + 2)
-    by = last % (h + 2)
-    ty = ty - 1
-    by = by - 1
+    ty -= 1
+    by = last % (h + 2) - 1
     # Band i with the bands i - 2 .. i + 2 (padded: no band beyond the ends).
     column = np.concatenate(([-1, -1], tx, [-1, -1]))
     centre = np.concatenate(([0.0, 0.0], (ty + by) / 2.0, [0.0, 0.0]))
@@ -495,7 +493,7 @@ def _off_lattice(lines: NDArray[np.uint8], step: float, tolerance: float) -> Pix
     )
     off = np.flatnonzero(stray)
     if len(off) == 0:
-        return none
+        return None
     length = by[off] - ty[off] + 1
     rows = np.repeat(ty[off], length) + (
         np.arange(int(length.sum())) - np.repeat(np.cumsum(length) - length, length)
@@ -914,13 +912,11 @@ def _ruling_in(
             # One warp back for both parts: 1 marks the thin runs, 2 the thick
             # ones (nearest neighbour copies one source pixel per pixel).
             code = runs + (runs & wide)
-            off = strays is not None and stray is not None and len(stray[0]) > 0
-            if off:
+            if strays is not None and stray is not None:
                 # 3 and 4: the thin and thick runs off the lattice.
                 code[stray] += 2
             back = cv2.warpAffine(code, rot, (w, h), flags=cv2.INTER_NEAREST | cv2.WARP_INVERSE_MAP)
-            if off:
-                assert strays is not None
+            if strays is not None and stray is not None:
                 strays |= back >= 3
                 back = np.where(back >= 3, back - 2, back)
             thin |= back == 1

@@ -224,7 +224,7 @@ def test_the_lattice_test_takes_the_stroke_beside_a_line_not_the_line() -> None:
     assert off.sum() == off[113:115].sum()
     # With nothing beyond its two neighbours (a tile's end), it is not judged.
     end = lines[100:140].copy()
-    assert len(_off_lattice(end, 24.0, 0.3)[0]) == 0
+    assert _off_lattice(end, 24.0, 0.3) is None  # no pixel off the lattice
 
 
 def test_a_faint_pencil_drawing_on_plain_paper_is_ink() -> None:
