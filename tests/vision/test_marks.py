@@ -2624,3 +2624,87 @@ def test_a_letter_over_a_touching_underline_is_the_underlined_number() -> None:
     crop, box = _number_crop("2", 0, True)
     r = ClusterReading(Cluster(1, box, (1,), (box[3] - box[1]) / 34), "Z", 0.9, 0.0, 0.0)
     assert _underlined_letters([r], [crop], net, 3.0, cfg)[0].text == "Z"
+
+
+def test_a_one_is_read_again_with_the_border_bar_beside_it() -> None:
+    """A 7 whose bar lies along a border: the region stage's borders hold the bar, the
+    crop only the stem (read 1); the view with the border ink beside the stem put back
+    reads 7 (``border_bar_reach``)."""
+    from aggression_vision.vision.marks import (
+        Cluster,
+        ClusterReading,
+        _border_bars,
+        border_bar_view,
+    )
+
+    steps, classes = digits.INPUT_W // 4, 1 + len(digits.ALPHABET)
+
+    def logprobs(text: str) -> np.ndarray:
+        lp = np.full((steps, classes), np.log(1e-4), np.float32)
+        lp[:, 0] = 0.0
+        for k, ch in enumerate(text):
+            lp[10 + 4 * k, :] = np.log(1e-4)
+            lp[10 + 4 * k, 1 + digits.ALPHABET.index(ch)] = 0.0
+        return lp - np.logaddexp.reduce(lp, axis=1, keepdims=True)
+
+    class BarNet:
+        """Stands in for the network: a 7 when the input's ink spans twice its stem's
+        width at the top, else 1."""
+
+        def __init__(self) -> None:
+            self.inputs: list[np.ndarray] = []
+
+        def run(self, x: np.ndarray) -> digits.NetOutput:
+            self.inputs += list(x)
+            texts = []
+            for a in x:
+                rows = np.flatnonzero((a > 0.3).any(axis=1))
+                wide = np.count_nonzero(a[rows[0] + 1] > 0.3) if rows.size else 0
+                middle = np.count_nonzero(a[(rows[0] + rows[-1]) // 2] > 0.3) if rows.size else 0
+                texts.append("7" if wide > 2 * middle else "1")
+            lp = np.stack([logprobs(t) for t in texts])
+            n = len(x)
+            return digits.NetOutput(lp, np.zeros(n, np.float32), np.zeros(n, np.float32))
+
+    # The page: paper 200, a stem at columns 50-53 (rows 40-70) and a border line
+    # along row 40-42 from column 0 to 120, as dark as the stem; its part beside the
+    # stem is the 7's bar.
+    gray = np.full((120, 160), 200, np.uint8)
+    gray[40:71, 50:54] = 40
+    gray[40:43, 0:120] = 40
+    borders = np.zeros(gray.shape, bool)
+    borders[40:43, 0:120] = True
+    ox, oy = 30, 25
+    crop = np.zeros((60, 44), np.float32)
+    crop[43 - oy : 71 - oy, 50 - ox : 54 - ox] = 1.0  # (the crop: the stem less the border)
+    cl = Cluster(1, (50, 43, 54, 71), (1,), 1.0, origin=(ox, oy), top=160.0)
+    cfg = MarksSettings()
+    view = border_bar_view(crop, cl, gray, borders, cfg)
+    assert view is not None
+    # Put back: the border's pixels within 0.15 writing heights (4 pixels) of the stem's
+    # box, not the line beyond.
+    added = (view > 0) & (crop == 0)
+    cols = np.flatnonzero(added.any(axis=0)) + ox
+    assert cols.min() == 50 - 4 and cols.max() == 54 + 4 - 1
+    assert np.flatnonzero(added.any(axis=1)).tolist() == [40 - oy, 41 - oy, 42 - oy]
+    one = ClusterReading(cl, "1", 0.6, 0.0, 0.0)
+    # (A 7 is read again too, and stays a 7 when the view reads 7; a 4 is not.)
+    seven = ClusterReading(replace(cl, region=2), "7", 0.9, 0.0, 0.0)
+    four = ClusterReading(replace(cl, region=3), "4", 0.6, 0.0, 0.0)
+    ll = np.zeros((3, len(digits.closed_vocabulary())))
+    net = BarNet()
+    got = _border_bars([one, seven, four], [crop] * 3, gray, borders, net, cfg, ll)  # type: ignore[arg-type]
+    assert [r.text for r in got] == ["7", "7", "4"] and got[1:] == [seven, four]
+    assert len(net.inputs) == 2 and got[0].probability > 0.9
+    # hundred_armies reads the view's likelihoods: 7 likeliest of the numbers.
+    assert int(np.argmax(ll[0, 1 : 1 + digits.MAX_ARMIES])) + 1 == 7
+    assert not ll[1:].any()
+    # No border beside it, too little or too much of it, or off: the 1 stays.
+    for b, c in (
+        (np.zeros_like(borders), cfg),
+        (borders, replace(cfg, border_bar_least=0.5)),
+        (borders, replace(cfg, border_bar_most=0.2)),
+        (borders, replace(cfg, border_bar_reach=0.0)),
+    ):
+        net = BarNet()
+        assert _border_bars([one], [crop], gray, b, net, c)[0] is one  # type: ignore[arg-type]
