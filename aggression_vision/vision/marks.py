@@ -379,6 +379,22 @@ class MarksSettings:
         (an underlined 7 read as Z beside the country's letter). (Dev photos, marks
         stage on b5641b0's segmentations: 5 countries took a number, 2 of them right,
         owner +4; one kept the wrong one of its two letters.)
+    pair_one_letter : float
+        On a lettered page, of the number readings of writing height in a country with
+        no letter (one of which is its letter, see ``_combine``), a lone "1" whose
+        likeliest letter is I with at least this posterior on the letters is the letter,
+        whatever the others' letter mass: an I is one stroke, read 1 before I, and a
+        digit beside it passes for a letter as readily (dev2 316: a 7 at 0.31 on Z was
+        taken for the letter beside an I at 0.23; dev photos and big 2000-2299, marks
+        stage on 4f1f456's segmentations: that is the only country the rule changes at
+        any bound in 0.01-0.2; an I at 0.0 beside a 6 read G is a 1; above 1: never).
+    short_letter_mass : float
+        On a lettered page, a country with one number reading of writing height, no
+        letter and a shorter number reading (under ``number_min_height``) with at least
+        this posterior on the letters takes the shorter one's likeliest letter as its
+        letter (a country's name written smaller than its number: tune 524 I read 1,
+        r3 110 H read 4, r3 118 B read 8 beside the number; a 17 at 0.0 beside a 1 is
+        no letter; above 1: never).
     lone_number_letter : float
         On a lettered page a country whose only writing reads as a number (no letter)
         with at least this posterior on the letters holds only its letter: an
@@ -1237,6 +1253,8 @@ class MarksSettings:
     plain_fraction: float = 0.05
     number_from_letter_plain: float = 0.0
     letter_pair_number: float = 0.05
+    pair_one_letter: float = 0.1  # a lone 1 read I at this letter mass: the letter of two
+    short_letter_mass: float = 0.04  # a short number's letter mass: the country's letter
     lone_number_letter: float = 0.35
     missing_letter_mass: float = 0.01
     plain_letter_number: float = 0.1
@@ -5662,7 +5680,24 @@ def _combine(
         # letter, the one that reads most like a letter is the country's letter (an "S"
         # read as 5). (A smaller one is a fragment: the number is the tall one.)
         r = max(tall, key=lambda r: r.letter_mass)
+        ones = [x for x in tall if _one_as_i(x, cfg)]
+        if len(ones) == 1:
+            r = ones[0]
         if r.alt_letter:
+            numbers = [n for n in numbers if n is not r]
+            letters = [replace(r, text=r.alt_letter, probability=r.letter_mass)]
+    if labelled and len(tall) == 1 and not letters and cfg.short_letter_mass <= 1.0:
+        # A lettered page names every country: beside its one number of writing height,
+        # a shorter number reading that could be a letter is the country's name.
+        short = [
+            x
+            for x in numbers
+            if x.cluster.height < cfg.number_min_height
+            and x.alt_letter
+            and x.letter_mass >= cfg.short_letter_mass
+        ]
+        if short:
+            r = max(short, key=lambda r: r.letter_mass)
             numbers = [n for n in numbers if n is not r]
             letters = [replace(r, text=r.alt_letter, probability=r.letter_mass)]
     if labelled and len(numbers) == 1 and not letters:
@@ -5749,6 +5784,12 @@ def _combine(
         conf *= 0.5  # two numbers in one country: something is misread
     letter = letter_r.letter if letter_r else None
     return CountryMarks(num.number, u, c, letter, float(conf))
+
+
+def _one_as_i(r: ClusterReading, cfg: MarksSettings) -> bool:
+    """Whether ``r`` reads as a lone 1 that could be the letter I (see
+    ``MarksSettings.pair_one_letter``)."""
+    return r.text == "1" and r.alt_letter == "I" and r.letter_mass >= cfg.pair_one_letter
 
 
 def _stray(r: ClusterReading, cfg: MarksSettings) -> bool:

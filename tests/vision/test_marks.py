@@ -618,6 +618,44 @@ def test_on_a_lettered_page_a_letter_like_number_reading_is_the_letter() -> None
     assert (m.armies, m.letter) == (5, None)
 
 
+def test_on_a_lettered_page_a_lone_one_read_i_is_the_letter_beside_a_number() -> None:
+    from aggression_vision.vision.marks import Cluster, ClusterReading, combine
+
+    def reading(text: str, p: float, alt: str, mass: float, h: float = 1.0) -> ClusterReading:
+        cl = Cluster(1, (0, 0, 40, 40), (1,), h)
+        return ClusterReading(cl, text, p, 0.0, 0.0, alt, mass)
+
+    # dev2 316 I: a 7 passing for a Z more than the I passes for an I.
+    seven = reading("7", 0.55, "Z", 0.31)
+    one_as_i = reading("1", 0.35, "I", 0.23, 0.73)
+    m = combine([seven, one_as_i], labelled=True)
+    assert (m.armies, m.letter) == (7, "I")
+    # A 1 that hardly reads as an I is the number beside a letter-like 6 (G).
+    m = combine([reading("6", 0.99, "G", 0.0), reading("1", 0.99, "I", 0.0)], labelled=True)
+    assert (m.armies, m.letter) == (1, "G")
+    off = MarksSettings(pair_one_letter=1.5)
+    assert combine([seven, one_as_i], off, labelled=True).armies == 1
+
+
+def test_on_a_lettered_page_a_short_number_beside_the_number_is_the_letter() -> None:
+    from aggression_vision.vision.marks import Cluster, ClusterReading, combine
+
+    def reading(text: str, p: float, alt: str, mass: float, h: float) -> ClusterReading:
+        cl = Cluster(1, (0, 0, 40, 40), (1,), h)
+        return ClusterReading(cl, text, p, 0.0, 0.0, alt, mass)
+
+    # r3 118 B: the B written smaller than the 15 beside it, read 8.
+    number = reading("15", 1.0, "I", 0.0, 1.05)
+    b_as_8 = reading("8", 0.69, "B", 0.18, 0.49)
+    m = combine([number, b_as_8], labelled=True)
+    assert (m.armies, m.letter) == (15, "B")
+    # Hardly a letter (a 17 at 0.0 on the letters): no letter, the tall number stays.
+    m = combine([number, reading("17", 0.3, "I", 0.0, 0.58)], labelled=True)
+    assert (m.armies, m.letter) == (15, None)
+    # An unlettered page names no countries.
+    assert combine([number, b_as_8]).letter is None
+
+
 def test_on_an_unlettered_page_a_lone_letter_reading_is_its_number() -> None:
     from aggression_vision.vision.marks import Cluster, ClusterReading, combine
 
