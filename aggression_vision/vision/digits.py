@@ -385,7 +385,8 @@ def load_crossed_net() -> MarkNet:
 
 def load_named_net(name: str) -> MarkNet:
     """Load (once per process) a helper network by its settings name: "crossed"
-    (:func:`load_crossed_net`) or "second" (:func:`load_second_net`).
+    (:func:`load_crossed_net`), "second" (:func:`load_second_net`) or "pairs"
+    (:func:`load_pairs_net`).
 
     Raises
     ------
@@ -396,7 +397,9 @@ def load_named_net(name: str) -> MarkNet:
         return load_crossed_net()
     if name == "second":
         return load_second_net()
-    raise ValueError(f"unknown network {name!r} (expected 'crossed' or 'second')")
+    if name == "pairs":
+        return load_pairs_net()
+    raise ValueError(f"unknown network {name!r} (expected 'crossed', 'second' or 'pairs')")
 
 
 def number_mass(net: MarkNet, ink: NDArray[np.float32], *, least: int = 1) -> float:

@@ -974,6 +974,40 @@ class MarksSettings:
         between these two takes the second network's underline probability (dev
         photos: owner 82.5 -> 84.5%, tuning 85.2% unchanged). Both networks run on the
         crops asked by either rule in one batch; (0.5, 0.5): off.
+    second_underline_nets : tuple of str
+        The other networks ("crossed", "pairs", see :func:`digits.load_named_net`) that
+        read those doubtful underlines' crops too: the underline probability is that of
+        the mean log-odds of the second network's and theirs. Alone, each network
+        misses underlines the others see (one touching the digits, a short dash) and
+        sees some that are not there (a 2's base, a strike under the digits); their
+        mean decides the doubtful band better than any one of them (with the guards
+        below, marks stage on the cached segmentations: owner dev 2393 -> 2398,
+        validation 4461 -> 4462, big 4541 -> 4550). Empty: the second network's word
+        alone. (u45, session 28, without ``second_underline_seen``:
+        owner dev +7, big +25, validation +2, but armies dev -1, validation -1: every
+        armies change was hundred_armies' on a page whose owners changed; real sudoku
+        digits read as underlined 50 -> 55. "pairs" alone: dev +9, big +8, validation
+        -7; "crossed" alone: dev +4, big +18.)
+    second_underline_seen : bool
+        The mean of ``second_underline_nets`` reads as underlined only a number that the
+        first network (its reading's own probability) or the second reads underlined
+        (over ``mark_threshold``); where both read none, the second network's word
+        stands. The helper networks' yes where the two number readers see nothing is
+        mostly a digit's own stroke: on the real sudoku photos 11 printed digits in the
+        band, six of them 2s (the base), read as underlined by the mean alone (sudoku
+        "underlined" 50 -> 55 without this, 49 with it); their no still settles a doubt
+        or takes back a yes of both.
+    second_underline_veto : float
+        The mean takes back the second network's underline (over ``mark_threshold``)
+        only when it lies below this, not merely below ``mark_threshold``: of the
+        numbers of dev and big with a mean of 0.44-0.5 under the second's yes and both
+        helpers' no, 6 of 12 were underlined (dev 4 of 5; dev2 313 S, R: second 0.54,
+        0.71, the helpers 0.47, 0.47 and 0.41, 0.27).
+    second_underline_veto_all : bool
+        ... and only when each helper network says no: one that sees the underline
+        keeps it (the pair network's sure no, 0.06, on a misread 17 underlined, first
+        0.35, second 0.64, crossed-out reader 0.70, read it not underlined in one of
+        two shots of the same map, tests/test_follow_photos.py::test_no_move).
     crossed_text : float
         A whole cluster read as a number crossed out with more than this probability
         (after ``second_crossed``) is read again in its own and its other views (turned
@@ -1357,6 +1391,10 @@ class MarksSettings:
     crossed_stretches: tuple[float, ...] = (1.2, 0.85)
     second_crossed_splits: bool = True  # trial-split parts too (a letter beside the number)
     second_underline: tuple[float, float] = (0.1, 0.9)
+    second_underline_nets: tuple[str, ...] = ("crossed", "pairs")  # asked with the second
+    second_underline_seen: bool = True  # the mean reads no underline neither network saw
+    second_underline_veto: float = 0.44  # mean below which a yes of the second is taken back
+    second_underline_veto_all: bool = True  # ... and only when every helper says no
     crossed_text: float = 0.3  # cross-out probability from which the text is read again
     crossed_text_below: float = 0.9  # ... of readings whose posterior is below this
     crossed_text_nothing: float = 0.5  # ... and of readings of nothing from this one
@@ -4679,10 +4717,11 @@ def second_opinion(
     net: digits.MarkNet | None = None,
     *,
     inputs: dict[int, NDArray[np.float32]] | None = None,
+    nets: dict[str, digits.MarkNet] | None = None,
 ) -> list[ClusterReading]:
     """The underline and cross-out of the doubtful number readings, with the second
-    network's word on them (see ``MarksSettings.second_crossed`` and
-    ``second_underline``).
+    network's word on them (see ``MarksSettings.second_crossed``, ``second_underline``
+    and ``second_underline_nets``).
 
     Parameters
     ----------
@@ -4696,6 +4735,9 @@ def second_opinion(
         some reading asks for it).
     inputs : dict, optional
         Network inputs already made of some crops, by index (see :func:`read_clusters`).
+    nets : dict of str to MarkNet, optional
+        The networks of ``second_underline_nets`` by name; loaded when missing (see
+        :func:`digits.load_named_net`).
 
     Returns
     -------
@@ -4714,15 +4756,47 @@ def second_opinion(
     pick = [i for i in range(len(readings)) if ask_x[i] or ask_u[i]]
     if not pick:
         return readings
-    out = (net or digits.load_second_net()).run(_picked_inputs(crops, pick, inputs))
+    picked = _picked_inputs(crops, pick, inputs)
+    out = (net or digits.load_second_net()).run(picked)
+    # The doubtful underlines: the mean log-odds of the second network's word and the
+    # others' of ``second_underline_nets`` (read on those crops only).
+    odds = _logits(out.underlined)
+    asked_u = [j for j, i in enumerate(pick) if ask_u[i]]
+    if asked_u and cfg.second_underline_nets:
+        more = [
+            (nets or {}).get(name) or digits.load_named_net(name)
+            for name in cfg.second_underline_nets
+        ]
+        rows = picked[asked_u]
+        words = [_logits(m.run(rows).underlined) for m in more]
+        second = odds[asked_u]
+        mean = (second + sum(words)) / (1 + len(more))
+        t = _logits(np.array([cfg.mark_threshold]))[0]
+        if cfg.second_underline_seen:
+            # No underline that neither number reader sees: the second's word stands.
+            unseen = np.array([readings[pick[j]].underlined <= cfg.mark_threshold for j in asked_u])
+            mean = np.where(unseen & (second <= t), second, mean)
+        # The second's underline is taken back only by a clear no of the helpers: their
+        # mean below second_underline_veto and (second_underline_veto_all) each one's no.
+        veto = mean <= _logits(np.array([cfg.second_underline_veto]))[0]
+        if cfg.second_underline_veto_all:
+            veto &= np.max(np.stack(words), axis=0) <= 0
+        mean = np.where((second > t) & (mean <= t) & ~veto, second, mean)
+        odds[asked_u] = mean
     result = list(readings)
     for j, i in enumerate(pick):
         r = readings[i]
         w = cfg.second_crossed_weight
         crossed = (1 - w) * r.crossed + w * float(out.crossed[j]) if ask_x[i] else r.crossed
-        underlined = float(out.underlined[j]) if ask_u[i] else r.underlined
+        underlined = float(1.0 / (1.0 + np.exp(-odds[j]))) if ask_u[i] else r.underlined
         result[i] = replace(r, crossed=crossed, underlined=underlined)
     return result
+
+
+def _logits(p: NDArray[np.floating]) -> NDArray[np.float64]:
+    """The log-odds of the probabilities ``p`` (clipped to 1e-6 .. 1 - 1e-6)."""
+    q = np.clip(np.asarray(p, np.float64), 1e-6, 1.0 - 1e-6)
+    return np.asarray(np.log(q / (1.0 - q)), np.float64)
 
 
 def crossed_views(

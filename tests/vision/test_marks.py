@@ -1246,7 +1246,8 @@ def test_doubtful_marks_take_the_second_networks_word() -> None:
     sure = ClusterReading(cl, "7", 0.9, 0.98, 0.2)  # sure marks: not asked
     letter = ClusterReading(cl, "A", 0.9, 0.6, 0.7)  # no number: not asked
     net = Second()
-    got = second_opinion([crossed, unsure, sure, letter], [crop] * 4, MarksSettings(), net)  # type: ignore[arg-type]
+    alone = MarksSettings(second_underline_nets=())
+    got = second_opinion([crossed, unsure, sure, letter], [crop] * 4, alone, net)  # type: ignore[arg-type]
     assert net.seen == 2
     # The cross-out is the second network's (0.1, the first said 0.7): not crossed out.
     assert got[0].crossed == pytest.approx(0.1) and got[0].underlined == 0.02
@@ -1262,6 +1263,83 @@ def test_doubtful_marks_take_the_second_networks_word() -> None:
     off = MarksSettings(second_crossed=1.0, second_underline=(0.5, 0.5))
     assert second_opinion([crossed, unsure], [crop] * 2, off, net) == [crossed, unsure]  # type: ignore[arg-type]
     assert net.seen == 0
+
+
+def test_doubtful_underlines_take_the_mean_word_of_the_networks() -> None:
+    from aggression_vision.vision.marks import Cluster, ClusterReading, second_opinion
+
+    crop = np.zeros((30, 20), np.float32)
+    crop[5:25, 9:12] = 1.0
+    cl = Cluster(1, (0, 0, 20, 30), (1,), 1.0)
+    unsure = ClusterReading(cl, "7", 0.9, 0.6, 0.1)  # underline in doubt: asked
+    crossed = ClusterReading(cl, "12", 0.9, 0.02, 0.7)  # cross-out asked, underline not
+    # The first network sees the underline (0.6), the second doubts it (0.3), the other
+    # two see it (0.8, 0.9): the mean log-odds, (logit 0.3 + logit 0.8 + logit 0.9) / 3,
+    # is underlined.
+    second = _MarksNet(0.3, 0.1)
+    others = {"crossed": _MarksNet(0.8, 0.5), "pairs": _MarksNet(0.9, 0.5)}
+    got = second_opinion([unsure, crossed], [crop] * 2, MarksSettings(), second, nets=others)  # type: ignore[arg-type, dict-item]
+    z = (np.log(0.3 / 0.7) + np.log(0.8 / 0.2) + np.log(0.9 / 0.1)) / 3
+    assert got[0].underlined == pytest.approx(1 / (1 + np.exp(-z)), abs=1e-5)
+    assert got[0].underlined > MarksSettings().mark_threshold
+    # Only the doubtful underlines are read by the others; the cross-out stays the second's.
+    assert others["crossed"].seen == 1 and others["pairs"].seen == 1
+    assert got[1].underlined == 0.02 and got[1].crossed == pytest.approx(0.1)
+    # Without them, the second network's word alone: not underlined.
+    alone = MarksSettings(second_underline_nets=())
+    got = second_opinion([unsure], [crop], alone, _MarksNet(0.3, 0.1))  # type: ignore[arg-type]
+    assert got[0].underlined == pytest.approx(0.3)
+
+
+def test_the_mean_of_the_networks_reads_no_underline_neither_number_reader_sees() -> None:
+    from aggression_vision.vision.marks import Cluster, ClusterReading, second_opinion
+
+    crop = np.zeros((30, 20), np.float32)
+    crop[5:25, 9:12] = 1.0
+    cl = Cluster(1, (0, 0, 20, 30), (1,), 1.0)
+    # A printed 2 whose base the helper networks take for an underline (0.8, 0.9) while
+    # the first (0.4) and the second (0.3) see none: the second's word stands.
+    unseen = ClusterReading(cl, "2", 0.9, 0.4, 0.1)
+    others = {"crossed": _MarksNet(0.8, 0.5), "pairs": _MarksNet(0.9, 0.5)}
+    got = second_opinion([unseen], [crop], MarksSettings(), _MarksNet(0.3, 0.1), nets=others)  # type: ignore[arg-type, dict-item]
+    assert got[0].underlined == pytest.approx(0.3)
+    # Without the guard the mean reads it underlined.
+    free = MarksSettings(second_underline_seen=False)
+    got = second_opinion([unseen], [crop], free, _MarksNet(0.3, 0.1), nets=others)  # type: ignore[arg-type, dict-item]
+    assert got[0].underlined > MarksSettings().mark_threshold
+    # Their no still takes back a yes of both number readers (0.6, 0.7 against 0.05, 0.1).
+    both = ClusterReading(cl, "2", 0.9, 0.6, 0.1)
+    nos = {"crossed": _MarksNet(0.05, 0.5), "pairs": _MarksNet(0.1, 0.5)}
+    got = second_opinion([both], [crop], MarksSettings(), _MarksNet(0.7, 0.1), nets=nos)  # type: ignore[arg-type, dict-item]
+    z = (np.log(0.7 / 0.3) + np.log(0.05 / 0.95) + np.log(0.1 / 0.9)) / 3
+    assert got[0].underlined == pytest.approx(1 / (1 + np.exp(-z)), abs=1e-5)
+    assert got[0].underlined < MarksSettings().mark_threshold
+
+
+def test_the_second_networks_underline_is_taken_back_only_by_a_clear_no() -> None:
+    from aggression_vision.vision.marks import Cluster, ClusterReading, second_opinion
+
+    crop = np.zeros((30, 20), np.float32)
+    crop[5:25, 9:12] = 1.0
+    cl = Cluster(1, (0, 0, 20, 30), (1,), 1.0)
+    unsure = ClusterReading(cl, "13", 0.9, 0.35, 0.1)
+    cfg = MarksSettings()
+    # One helper sees the underline (0.7), the other is sure there is none (0.06): their
+    # mean with the second's 0.64 is a no (0.39), but not every helper says no.
+    split = {"crossed": _MarksNet(0.7, 0.5), "pairs": _MarksNet(0.06, 0.5)}
+    got = second_opinion([unsure], [crop], cfg, _MarksNet(0.64, 0.1), nets=split)  # type: ignore[arg-type, dict-item]
+    assert got[0].underlined == pytest.approx(0.64, abs=1e-5)
+    anyone = MarksSettings(second_underline_veto_all=False)
+    got = second_opinion([unsure], [crop], anyone, _MarksNet(0.64, 0.1), nets=split)  # type: ignore[arg-type, dict-item]
+    assert got[0].underlined < cfg.mark_threshold
+    # Both helpers say no, weakly (0.47, 0.47): the mean (0.49) is above the veto, the
+    # second's 0.535 stands.
+    weak = {"crossed": _MarksNet(0.47, 0.5), "pairs": _MarksNet(0.47, 0.5)}
+    got = second_opinion([unsure], [crop], cfg, _MarksNet(0.535, 0.1), nets=weak)  # type: ignore[arg-type, dict-item]
+    assert got[0].underlined == pytest.approx(0.535, abs=1e-5)
+    level = MarksSettings(second_underline_veto=0.5)
+    got = second_opinion([unsure], [crop], level, _MarksNet(0.535, 0.1), nets=weak)  # type: ignore[arg-type, dict-item]
+    assert got[0].underlined < cfg.mark_threshold
 
 
 def test_doubtful_cross_outs_are_read_again_in_more_views() -> None:
