@@ -148,13 +148,32 @@ def _edge_step(
     return abs(far), sign * n
 
 
+def _thin_lines(gray: NDArray[np.uint8], *, settings: ReaderSettings) -> NDArray[np.bool_] | None:
+    """Thin dark lines of the analysis image (``page_beyond_line_contrast`` darker
+    than the paper around them), or None when that test is off."""
+    if settings.page_beyond_line_fraction <= 0:
+        return None
+    k = settings.page_beyond_line_px
+    hat = cv2.morphologyEx(
+        gray, cv2.MORPH_BLACKHAT, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
+    )
+    return hat > settings.page_beyond_line_contrast
+
+
 def _drawing_beyond(
-    gray: NDArray[np.uint8], a: NDArray, b: NDArray, out: NDArray, *, settings: ReaderSettings
+    gray: NDArray[np.uint8],
+    a: NDArray,
+    b: NDArray,
+    out: NDArray,
+    *,
+    settings: ReaderSettings,
+    lines: NDArray[np.bool_] | None = None,
 ) -> bool:
     """Whether paper with dark strokes lies just beyond side a-b (``out``: outward normal).
 
     Compares a band ``page_beyond_near_px`` to ``page_beyond_far_px`` beyond
     the side with the same band inside it (pixels of the analysis image).
+    ``lines``: the image's thin dark lines (``_thin_lines``), if measured.
     """
     sh, sw = gray.shape
     t = np.linspace(0.05, 0.95, 60)[:, None]
@@ -173,10 +192,17 @@ def _drawing_beyond(
     level = float(np.median(vals))
     # Paper-bright beyond, with strokes much darker than that paper.
     strokes = float(np.mean(vals < settings.page_beyond_stroke * level))
-    return (
-        level >= settings.page_beyond_paper * paper
-        and strokes > settings.page_beyond_stroke_fraction
-    )
+    if level < settings.page_beyond_paper * paper:
+        return False
+    if strokes > settings.page_beyond_stroke_fraction:
+        return True
+    # Pencil and printed ruling are thin and light at the analysis scale:
+    # paper with many thin lines beyond the side goes on (the side is a grid
+    # line along a glare's or a shadow's edge, not the sheet's edge).
+    if lines is None:
+        return False
+    xs, ys = band[ok, 0].astype(int), band[ok, 1].astype(int)
+    return float(np.mean(lines[ys, xs])) > settings.page_beyond_line_fraction
 
 
 def _sheet_by_lines(small: NDArray[np.uint8], *, settings: ReaderSettings) -> Corners | None:
@@ -321,6 +347,7 @@ def _best_quad(
     long_side = max(sh, sw)
     best = None
     k = 4 if frame_side is None else 3
+    thin = _thin_lines(gray, settings=settings)
     for combo in itertools.combinations(range(len(lines)), k):
         chosen = [lines[i] for i in combo] + ([] if frame_side is None else [frame_side])
         # Sort the four edges around the sheet by the direction of their normals.
@@ -378,7 +405,9 @@ def _best_quad(
         # beyond a true sheet edge there is no paper with strokes on it.
         # Corner i joins edges i and i + 1, so side i-(i + 1) lies on edge i + 1.
         if any(
-            _drawing_beyond(gray, quad[i], quad[(i + 1) % 4], -c[3], settings=settings)
+            _drawing_beyond(
+                gray, quad[i], quad[(i + 1) % 4], -c[3], settings=settings, lines=thin
+            )
             for i, c in enumerate(chosen[1:] + chosen[:1])
         ):
             continue

@@ -134,7 +134,13 @@ class ReaderSettings:
         ... and pixels darker than this fraction of that median ...
     page_beyond_stroke_fraction : float
         ... are more than this fraction of the band (strokes of a drawing cut
-        by the side).
+        by the side) ...
+    page_beyond_line_px, page_beyond_line_contrast : int, float
+        ... or thin dark lines (a black-hat of this many pixels above this
+        many grey levels: light pencil, printed ruling) ...
+    page_beyond_line_fraction : float
+        ... are more than this fraction of it (the side is a grid line along
+        a glare's or a shadow's edge); 0: off.
     page_warp_oversampling : float
         The photo is shrunk before the perspective warp to this many times the
         working long side over the sheet's longest side (a warp that shrinks a
@@ -724,6 +730,11 @@ class ReaderSettings:
     page_beyond_paper: float = 0.8
     page_beyond_stroke: float = 0.6
     page_beyond_stroke_fraction: float = 0.02
+    # Beyond a false side (grid line at a glare's edge) 0.22-0.29 of the band
+    # is thin lines (big 2265, 2273); beyond a true edge the table is dark.
+    page_beyond_line_px: int = 5
+    page_beyond_line_contrast: float = 8.0
+    page_beyond_line_fraction: float = 0.1
     page_warp_oversampling: float = 1.25
     page_frame_margin: float = 0.01
     page_margin: float = 0.012

@@ -10,6 +10,7 @@ from aggression_vision.vision.page import (
     _edge_step,
     _quick_steps,
     _sheet_by_lines,
+    _thin_lines,
     extract_page,
     find_sheet,
 )
@@ -68,6 +69,28 @@ def test_paper_with_strokes_beyond_a_side_refuses_it() -> None:
     table = gray.copy()
     table[:, 200:] = 60
     assert not _drawing_beyond(table, a, b, out, settings=s)
+
+
+def test_light_ruling_beyond_a_side_refuses_it() -> None:
+    # A grid line along a glare's edge (big 2273): beyond it the paper goes
+    # on, its printed lines light at the analysis scale (not 0.6 of it).
+    gray = np.full((400, 400), 230, np.uint8)
+    gray[:, 200:] = 200
+    for x in range(200, 400, 8):
+        gray[:, x] = 180
+    for y in range(0, 400, 8):
+        gray[y, 200:] = 180
+    a, b = np.array([200.0, 0.0]), np.array([200.0, 399.0])
+    out = np.array([1.0, 0.0])
+    s = ReaderSettings()
+    assert not _drawing_beyond(gray, a, b, out, settings=s)  # no dark strokes
+    assert _drawing_beyond(gray, a, b, out, settings=s, lines=_thin_lines(gray, settings=s))
+    off = replace(s, page_beyond_line_fraction=0.0)
+    assert _thin_lines(gray, settings=off) is None
+    # Blank paper beyond the side has no lines.
+    blank = gray.copy()
+    blank[:, 200:] = 200
+    assert not _drawing_beyond(blank, a, b, out, settings=s, lines=_thin_lines(blank, settings=s))
 
 
 def test_an_edge_step_must_be_crisp_and_strong() -> None:
