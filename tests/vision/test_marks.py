@@ -2054,17 +2054,6 @@ def test_a_doubtful_one_is_read_again_stretched_across() -> None:
     from aggression_vision.vision import digits
     from aggression_vision.vision.marks import Cluster, ClusterReading, _reread_ones
 
-    steps, classes = digits.INPUT_W // 4, 1 + len(digits.ALPHABET)
-
-    def logprobs(text: str) -> np.ndarray:
-        """CTC outputs that surely spell ``text``, a blank between characters."""
-        lp = np.full((steps, classes), np.log(1e-4), np.float32)
-        lp[:, 0] = 0.0
-        for k, ch in enumerate(text):
-            lp[10 + 4 * k, :] = np.log(1e-4)
-            lp[10 + 4 * k, 1 + digits.ALPHABET.index(ch)] = 0.0
-        return lp - np.logaddexp.reduce(lp, axis=1, keepdims=True)
-
     class Stretched:
         """Stands in for the network: every view it is given reads 11."""
 
@@ -2074,7 +2063,7 @@ def test_a_doubtful_one_is_read_again_stretched_across() -> None:
         def run(self, x: np.ndarray) -> digits.NetOutput:
             self.inputs += list(x)
             n = len(x)
-            lp = np.stack([logprobs("11")] * n)
+            lp = np.stack([_spelled("11", 0.999)] * n)
             return digits.NetOutput(lp, np.zeros(n, np.float32), np.zeros(n, np.float32))
 
     # Two strokes close together.
@@ -2753,16 +2742,6 @@ def test_a_one_is_read_again_with_the_border_bar_beside_it() -> None:
         border_bar_view,
     )
 
-    steps, classes = digits.INPUT_W // 4, 1 + len(digits.ALPHABET)
-
-    def logprobs(text: str) -> np.ndarray:
-        lp = np.full((steps, classes), np.log(1e-4), np.float32)
-        lp[:, 0] = 0.0
-        for k, ch in enumerate(text):
-            lp[10 + 4 * k, :] = np.log(1e-4)
-            lp[10 + 4 * k, 1 + digits.ALPHABET.index(ch)] = 0.0
-        return lp - np.logaddexp.reduce(lp, axis=1, keepdims=True)
-
     class BarNet:
         """Stands in for the network: a 7 when the input's ink spans twice its stem's
         width at the top, else 1."""
@@ -2778,7 +2757,7 @@ def test_a_one_is_read_again_with_the_border_bar_beside_it() -> None:
                 wide = np.count_nonzero(a[rows[0] + 1] > 0.3) if rows.size else 0
                 middle = np.count_nonzero(a[(rows[0] + rows[-1]) // 2] > 0.3) if rows.size else 0
                 texts.append("7" if wide > 2 * middle else "1")
-            lp = np.stack([logprobs(t) for t in texts])
+            lp = np.stack([_spelled(t, 0.999) for t in texts])
             n = len(x)
             return digits.NetOutput(lp, np.zeros(n, np.float32), np.zeros(n, np.float32))
 
