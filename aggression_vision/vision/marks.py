@@ -1410,6 +1410,12 @@ class MarksSettings:
     pairs_confidence: float = 0.7
     pairs_narrow_confidence: float = 0.8
     hundred_least: float = 0.05  # see :func:`hundred_armies` (above 1: off)
+    # hundred_armies' change also needs at least this share of the kept reading's
+    # posterior (0: off). Its best changes over dev and big at 98fc5ab (hundred_least
+    # 0.05): 34 right, 23 wrong; with 0.25: 30 right, 9 wrong (the wrong ones are
+    # mostly sure readings, posterior 0.4-0.9, of a page whose totals are off elsewhere,
+    # dev2 316's 7 -> 2 at 0.09 against 0.89); 0.2: 30, 12; 0.3: 28, 8.
+    hundred_ratio: float = 0.25
     hundred_owner: float = 0.01  # see :func:`hundred_owners` (above 1: off)
     touch_shift: float = 0.3  # writing heights a touching stroke is moved down (0: off)
     faint_reread: float = 0.95  # core darkness of the pieces faint clusters are read from (0: off)
@@ -5925,7 +5931,8 @@ def hundred_armies(
     short of it ran out of countries to fill): a player's total off by ``d`` points to
     one number misread by ``d``. Of the player's numbers ``n`` with a posterior for
     ``n + d``, the one where that posterior is highest is read ``n + d`` when it is at
-    least ``MarksSettings.hundred_least``; the others are kept. (While the armies are
+    least ``MarksSettings.hundred_least`` and ``MarksSettings.hundred_ratio`` times the
+    posterior of ``n`` (the reading kept); the others are kept. (While the armies are
     being placed the totals are short of 100: such a page is left alone.)
 
     Parameters
@@ -5968,6 +5975,11 @@ def hundred_armies(
         if best is not None:
             p, k = best
             m = own[k]
+            kept = m.armies or 0
+            if 1 <= kept <= digits.MAX_ARMIES and p < cfg.hundred_ratio * float(
+                posteriors[k][kept - 1]
+            ):
+                continue  # the reading kept is much likelier: the total is off elsewhere
             out[k] = replace(m, armies=(m.armies or 0) + d, confidence=min(m.confidence, p))
     return out
 

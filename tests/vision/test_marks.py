@@ -1483,7 +1483,7 @@ def test_a_number_that_makes_a_players_total_a_hundred_is_read_so() -> None:
         5: CountryMarks(None, False, False, None, 0.9),
     }
     posts = {
-        0: _posterior({60: 0.8, 67: 0.1}),
+        0: _posterior({60: 0.35, 67: 0.1}),  # 67: enough of 60's posterior (hundred_ratio)
         1: _posterior({30: 0.9}),
         2: _posterior({3: 0.6, 10: 0.2}),
         3: _posterior({99: 0.5, 98: 0.4}),
@@ -1502,6 +1502,26 @@ def test_a_number_that_makes_a_players_total_a_hundred_is_read_so() -> None:
     over = {**marks, 4: CountryMarks(2, False, False, None, 0.9)}
     got = hundred_armies(over, {k: v for k, v in posts.items() if k != 2}, MarksSettings())
     assert [got[k].armies for k in range(5)] == [67, 30, 3, 99, 1]
+
+
+def test_a_sure_number_is_not_read_otherwise_to_make_a_hundred() -> None:
+    """A number read surely is kept when the total is off: the reading that would make
+    100 must be at least hundred_ratio of the kept reading's posterior (dev2 316: a 7
+    at 0.89 was read 2 at 0.09, the page's totals being off elsewhere)."""
+    from aggression_vision.vision.marks import hundred_armies
+    from aggression_vision.vision.types import CountryMarks
+
+    # First player (underlined): 60 + 30 + 15 = 105, 5 over: "15" may be 10 (0.09).
+    marks = {
+        0: CountryMarks(60, True, False, None, 0.9),
+        1: CountryMarks(30, True, False, None, 0.9),
+        2: CountryMarks(15, True, True, None, 0.9),
+    }
+    sure = {2: _posterior({15: 0.89, 10: 0.09})}
+    assert hundred_armies(marks, sure, MarksSettings()) == marks
+    assert hundred_armies(marks, sure, MarksSettings(hundred_ratio=0.0))[2].armies == 10
+    doubtful = {2: _posterior({15: 0.3, 10: 0.09})}
+    assert hundred_armies(marks, doubtful, MarksSettings())[2].armies == 10
 
 
 def test_fast_paths_give_the_same_numbers_as_the_plain_ones() -> None:
