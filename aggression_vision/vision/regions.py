@@ -2087,6 +2087,9 @@ def stub_bridges(
     writing: NDArray[np.bool_] | None = None,
     beside: float = 0.0,
     max_share: float = 1.0,
+    unclosed: NDArray[np.bool_] | None = None,
+    max_density: float = 1.0,
+    window: float = 3.0,
 ) -> NDArray[np.bool_]:
     """Bridges that would tie line-like protrusions back into the border network.
 
@@ -2130,6 +2133,11 @@ def stub_bridges(
     max_share : float
         A piece with more than this fraction of its pixels beside writing is
         not clear of it.
+    unclosed : (H, W) bool, optional
+        The borders before gap closing: a piece too full on ``borders`` is
+        measured again on its ink here (closing fills the paper beside a
+        faint line), when no square ``window`` line widths wide holds more
+        than ``max_density`` of that ink (a digit's strokes do).
 
     Returns
     -------
@@ -2140,10 +2148,22 @@ def stub_bridges(
     count, labels, stats, _ = connected_components(stub.astype(np.uint8))
     cw, ch = stats[:, cv2.CC_STAT_WIDTH], stats[:, cv2.CC_STAT_HEIGHT]
     # A bent line (an L) is as long as its box's two sides together.
-    line = (np.maximum(cw, ch) >= min_extent) & (
-        stats[:, cv2.CC_STAT_AREA] <= max_fill * (cw + ch) * line_width
-    )
+    most = max_fill * (cw + ch) * line_width
+    long = np.maximum(cw, ch) >= min_extent
+    line = long & (stats[:, cv2.CC_STAT_AREA] <= most)
     line[0] = False
+    if unclosed is not None:
+        raw = np.bincount(labels[unclosed & stub], minlength=count)
+        side = max(3, int(round(window * line_width)))
+        for k in np.nonzero(long & ~line & (raw <= most))[0]:
+            if k == 0:
+                continue
+            x, y, bw, bh = (int(v) for v in stats[k, :4])
+            ink = ((labels[y : y + bh, x : x + bw] == k) & unclosed[y : y + bh, x : x + bw]).astype(
+                np.float32
+            )
+            dense = cv2.boxFilter(ink, -1, (side, side), borderType=cv2.BORDER_CONSTANT)
+            line[k] = float(dense.max()) <= max_density
     if not line.any():
         return out
     clear = np.zeros(count, dtype=bool)
@@ -2865,6 +2885,9 @@ def segment(
             writing=writing if settings.stub_long_reach > reach else None,
             beside=settings.stub_long_beside * lw,
             max_share=settings.stub_long_share,
+            unclosed=raw_borders if settings.stub_raw_fill else None,
+            max_density=settings.stub_raw_density,
+            window=settings.stub_raw_window,
         )
         if bridges.any():
             tied, measured = _drop_small_bridged(

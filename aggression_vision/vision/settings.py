@@ -579,6 +579,23 @@ class ReaderSettings:
         widths (as ``bridge_min_branch``; 4 also ties a short stretch of
         border hanging off a junction, but a stroke by a number too). The
         bridges of the pieces they rescue stay border.
+        (Both 6 until the twenty-ninth session; 3 with ``stub_raw_fill``: a
+        short border with a gap in its middle leaves two stubs 3-5 line widths
+        long that now tie back. Whole reader: dev countries found 3582 -> 3589,
+        adjacency +36, armies +6; validation +8, +23, +2; big +11, +40, +11.)
+    stub_raw_fill : bool
+        The area of that test is measured on the ink before gap closing
+        (closing fills the paper beside a faint or wavering line and inflates
+        it: r3 139), when that ink is line-like everywhere: ...
+    stub_raw_density : float
+        ... no window ``stub_raw_window`` line widths square holds more than
+        this fraction of the piece's ink (a line's corner or junction holds
+        about half, r3 139's pieces 0.45-0.54; a digit's curled strokes on a
+        leftover of ruling nearly fill it: fresh 20110's "5" on a Seyes line,
+        0.94, was bridged as border; words written on the paper photos
+        0.64-0.79, 0.75 let one close a junk region in paper_target.py).
+    stub_raw_window : float
+        Line widths.
     stub_long_reach : float
         The loose ends of such a piece that runs clear of writing (below) are
         continued up to this many line widths instead (a border broken by a
@@ -869,8 +886,11 @@ class ReaderSettings:
     curl_keep: float = 2.0
     curl_max_hole: float = 3.0  # a curled branch closing round paper this wide (inradius) is border
     stub_bridge_reach: float = 6.0
-    stub_bridge_extent: float = 6.0
-    stub_bridge_min_branch: float = 6.0
+    stub_bridge_extent: float = 3.0
+    stub_bridge_min_branch: float = 3.0
+    stub_raw_fill: bool = True
+    stub_raw_density: float = 0.6  # a corner of line fills about half the window
+    stub_raw_window: float = 3.0
     stub_long_reach: float = 10.0
     stub_long_beside: float = 2.5
     stub_long_share: float = 0.4

@@ -669,7 +669,9 @@ STUB_LW = 4.5  # what a 3-thick cv2.line measures
 
 
 def _stub_bridges_in_frame(
-    mask: NDArray[np.uint8], min_extent: float = 6 * STUB_LW
+    mask: NDArray[np.uint8],
+    min_extent: float = 6 * STUB_LW,
+    unclosed: NDArray[np.uint8] | None = None,
 ) -> NDArray[np.bool_]:
     """stub_bridges on ``mask`` drawn 3 thick: the frame 10 px in is the border
     network, everything inside it the protrusions."""
@@ -689,7 +691,27 @@ def _stub_bridges_in_frame(
         max_fill=1.3,
         margin=20 * lw,
         bridge=bridge,
+        unclosed=None if unclosed is None else unclosed.astype(bool),
+        max_density=0.6,
+        window=3.0,
     )
+
+
+def test_stub_bridges_measures_a_piece_on_its_ink_before_closing() -> None:
+    # Closing filled the paper beside a wavering border piece: the closed
+    # piece is a band 17 px thick (too full for a line), its ink a 3-thick line.
+    closed = np.zeros((200, 300), np.uint8)
+    cv2.rectangle(closed, (10, 10), (290, 190), 1, 3)
+    raw = closed.copy()
+    cv2.rectangle(closed, (40, 52), (260, 68), 1, -1)
+    cv2.line(raw, (40, 60), (260, 60), 1, 3)
+    assert not _stub_bridges_in_frame(closed).any()
+    out = _stub_bridges_in_frame(closed, unclosed=raw)
+    assert out[50:71, 14:38].any() and out[50:71, 262:286].any()
+    # A digit's strokes on the line (ink filling a window 3 line widths
+    # square) are no border's: the piece is measured on the closed ink.
+    cv2.rectangle(raw, (140, 53), (155, 67), 1, -1)
+    assert not _stub_bridges_in_frame(closed, unclosed=raw).any()
 
 
 def test_stub_bridges_ties_a_loose_line_piece_and_not_a_digit() -> None:
