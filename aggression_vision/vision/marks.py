@@ -4777,14 +4777,14 @@ def second_opinion(
         words = [_logits(m.run(rows).underlined) for m in more]
         second = odds[asked_u]
         mean = (second + sum(words)) / (1 + len(more))
-        t = _logits(np.array([cfg.mark_threshold]))[0]
+        t = _logit(cfg.mark_threshold)
         if cfg.second_underline_seen:
             # No underline that neither number reader sees: the second's word stands.
             unseen = np.array([readings[pick[j]].underlined <= cfg.mark_threshold for j in asked_u])
             mean = np.where(unseen & (second <= t), second, mean)
         # The second's underline is taken back only by a clear no of the helpers: their
         # mean below second_underline_veto and (second_underline_veto_all) each one's no.
-        veto = mean <= _logits(np.array([cfg.second_underline_veto]))[0]
+        veto = mean <= _logit(cfg.second_underline_veto)
         if cfg.second_underline_veto_all:
             veto &= np.max(np.stack(words), axis=0) <= 0
         mean = np.where((second > t) & (mean <= t) & ~veto, second, mean)
@@ -5980,7 +5980,7 @@ def hundred_armies(
                 posteriors[k][kept - 1]
             ):
                 continue  # the reading kept is much likelier: the total is off elsewhere
-            out[k] = replace(m, armies=(m.armies or 0) + d, confidence=min(m.confidence, p))
+            out[k] = replace(m, armies=kept + d, confidence=min(m.confidence, p))
     return out
 
 
@@ -6246,9 +6246,8 @@ def _over(mark: Cluster, num: Cluster) -> bool:
 
 
 def _logit(p: float) -> float:
-    """Log-odds of probability ``p`` (clipped off 0 and 1)."""
-    p = min(max(float(p), 1e-6), 1 - 1e-6)
-    return float(np.log(p / (1 - p)))
+    """Log-odds of probability ``p`` (clipped off 0 and 1, as :func:`_logits`)."""
+    return float(_logits(np.asarray(p))[()])
 
 
 def _page_matrix(

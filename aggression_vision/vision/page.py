@@ -405,9 +405,7 @@ def _best_quad(
         # beyond a true sheet edge there is no paper with strokes on it.
         # Corner i joins edges i and i + 1, so side i-(i + 1) lies on edge i + 1.
         if any(
-            _drawing_beyond(
-                gray, quad[i], quad[(i + 1) % 4], -c[3], settings=settings, lines=thin
-            )
+            _drawing_beyond(gray, quad[i], quad[(i + 1) % 4], -c[3], settings=settings, lines=thin)
             for i, c in enumerate(chosen[1:] + chosen[:1])
         ):
             continue

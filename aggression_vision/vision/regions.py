@@ -2155,9 +2155,9 @@ def stub_bridges(
     if unclosed is not None:
         raw = np.bincount(labels[unclosed & stub], minlength=count)
         side = max(3, int(round(window * line_width)))
-        for k in np.nonzero(long & ~line & (raw <= most))[0]:
-            if k == 0:
-                continue
+        again = long & ~line & (raw <= most)
+        again[0] = False  # the background
+        for k in np.nonzero(again)[0]:
             x, y, bw, bh = (int(v) for v in stats[k, :4])
             ink = ((labels[y : y + bh, x : x + bw] == k) & unclosed[y : y + bh, x : x + bw]).astype(
                 np.float32
