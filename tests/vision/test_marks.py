@@ -1460,6 +1460,37 @@ def test_a_doubtful_cross_out_no_conquest_could_explain_is_taken_off() -> None:
     assert unconquerable_crosses(marks, adjacency, {0: 0.6, 3: 0.6}, off) == marks
 
 
+def test_a_missing_cross_out_that_balances_the_players_turns_is_taken() -> None:
+    from aggression_vision.vision.marks import balanced_turns
+    from aggression_vision.vision.types import CountryMarks
+
+    # Two of the first player's numbers (underlined) crossed out, none of the second's:
+    # the first player conquered nothing in turn. Of the second player's numbers, 1 (3
+    # armies against 9 of the first's beside it) reads crossed out at 0.45, 2 at 0.6 but
+    # blurred, 3 at 0.8 but no conquest could take its 20 armies, 4 at 0.2: 1 is taken.
+    marks = {
+        0: CountryMarks(5, True, True, None, 0.9),
+        1: CountryMarks(3, False, False, None, 0.9),
+        2: CountryMarks(4, False, False, None, 0.9),
+        3: CountryMarks(20, False, False, None, 0.9),
+        4: CountryMarks(2, False, False, None, 0.9),
+        5: CountryMarks(4, True, True, None, 0.9),
+    }
+    adjacency = [(0, 1, 9.0), (0, 2, 9.0), (0, 3, 9.0), (0, 4, 9.0), (5, 1, 9.0), (5, 3, 9.0)]
+    doubts = {1: (0.45, 0.2), 2: (0.6, 0.5), 3: (0.8, 0.2), 4: (0.2, 0.2)}
+    cfg = MarksSettings()
+    got = balanced_turns(marks, adjacency, doubts, cfg)
+    assert [k for k in sorted(got) if got[k].crossed] == [0, 1, 5]
+    # Balanced already (one of each): nothing changes.
+    one = {**marks, 5: replace(marks[5], crossed=False), 2: replace(marks[2], crossed=True)}
+    assert balanced_turns(one, adjacency, doubts, cfg) == one
+    # No page in the last phase, or off: nothing changes.
+    none = {k: replace(m, crossed=False) for k, m in marks.items()}
+    assert balanced_turns(none, adjacency, doubts, cfg) == none
+    off = MarksSettings(turn_balance_least=1.0)
+    assert balanced_turns(marks, adjacency, doubts, off) == marks
+
+
 def _posterior(numbers: dict[int, float]) -> np.ndarray:
     """A posterior over the numbers 1-100 (index n - 1): ``numbers``' values, 1e-4 elsewhere."""
     p = np.full(100, 1e-4)
