@@ -1208,6 +1208,24 @@ class MarksSettings:
     border_bar_digits : str
     border_bar_rise, border_bar_least, border_bar_most, border_bar_prob : float
         See ``border_bar_reach``.
+    border_underline : float
+        A whole number not read as underlined with a piece of border ink of its own under
+        it is underlined (this probability; 1 or more: off): the region stage takes an
+        underline drawn apart from the digits for border (a flat stroke of the outline's
+        width), so neither the crop nor the networks see it. The piece is one connected
+        component of the border mask that lies wholly within ``border_underline_reach``
+        writing heights of the number's box across, its top at most
+        ``border_underline_rise`` writing heights above the box's bottom (below the
+        number's middle) and its bottom at most ``border_underline_drop`` below it, at
+        least ``border_underline_width`` of the number's width wide and at most
+        ``border_underline_height`` writing heights tall: a country's outline is one
+        long network, never within a number's reach. (w48, session 30: of the 36
+        first-player numbers read right and underlined not on the four dev sets, most
+        are read with every network sure of no underline; the crops lack the underline,
+        which the region stage put in the borders.)
+    border_underline_reach, border_underline_rise, border_underline_drop : float
+    border_underline_width, border_underline_height : float
+        See ``border_underline``.
     """
 
     min_component_area: float = 1.5
@@ -1466,6 +1484,12 @@ class MarksSettings:
     border_bar_least: float = 0.2  # least border pixels added, over the crop's ink pixels
     border_bar_most: float = 0.6  # most border pixels added, over the crop's ink pixels
     border_bar_prob: float = 0.8  # least posterior of the view's digit
+    border_underline: float = 0.9  # underline of a number over a border piece of its own (1: off)
+    border_underline_reach: float = 0.3  # writing heights the piece may reach past the box across
+    border_underline_rise: float = 0.3  # ... its top above the box's bottom, at most
+    border_underline_drop: float = 0.6  # ... its bottom below the box's bottom, at most
+    border_underline_width: float = 0.9  # least width of the piece over the number's
+    border_underline_height: float = 0.6  # most height of the piece, writing heights
 
 
 @dataclass(frozen=True)
@@ -1741,6 +1765,7 @@ def read_page(
         readings = _border_bars(
             readings, crops, frame_gray, frame_borders, net, cfg, ll[0] if ll else None
         )
+        readings = border_underlines(readings, frame_borders, cfg)
     # Light pieces are only taken for a confident number, not a lone stroke (paper
     # texture, a shadow's edge or a faint printed mark reads as something else, as
     # nothing sure or as a 1): the others read as nothing.
@@ -4549,6 +4574,51 @@ def _border_bars(
             out[i] = replace(r, text=t, probability=float(p))
             if likelihoods is not None:
                 likelihoods[i] = view_ll[0][j]
+    return out
+
+
+def border_underlines(
+    readings: list[ClusterReading],
+    borders: NDArray[np.bool_],
+    cfg: MarksSettings,
+) -> list[ClusterReading]:
+    """``readings`` with the whole numbers not read as underlined that have a flat piece
+    of border ink of their own just under them underlined (see
+    ``MarksSettings.border_underline``). ``borders``: the page's border mask, in the
+    clusters' frame."""
+    if cfg.border_underline >= 1.0:
+        return readings
+    asked = [
+        i for i, r in enumerate(readings) if r.whole_number and r.underlined <= cfg.mark_threshold
+    ]
+    if not asked or not borders.any():
+        return readings
+    _, labels, stats, _ = cv2.connectedComponentsWithStats(borders.astype(np.uint8), connectivity=8)
+    h, w = borders.shape
+    out = list(readings)
+    for i in asked:
+        cl = readings[i].cluster
+        x0, y0, x1, y1 = (int(v) for v in cl.bbox)
+        th = cl.text_h
+        # (The pieces met under the number: between its middle and its reach below.)
+        wy0, wy1 = max(0, (y0 + y1) // 2), min(h, round(y1 + cfg.border_underline_drop * th))
+        wx0, wx1 = max(0, x0), min(w, x1)
+        if wy1 <= wy0 or wx1 <= wx0:
+            continue
+        found = np.unique(labels[wy0:wy1, wx0:wx1])
+        reach = cfg.border_underline_reach * th
+        for k in found[found > 0]:
+            px, py, pw, ph = (int(v) for v in stats[k, :4])
+            if (
+                px >= x0 - reach
+                and px + pw <= x1 + reach
+                and py >= y1 - cfg.border_underline_rise * th
+                and py + ph <= y1 + cfg.border_underline_drop * th
+                and pw >= cfg.border_underline_width * (x1 - x0)
+                and ph <= cfg.border_underline_height * th
+            ):
+                out[i] = replace(readings[i], underlined=cfg.border_underline)
+                break
     return out
 
 

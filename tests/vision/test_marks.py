@@ -2854,3 +2854,38 @@ def test_a_one_is_read_again_with_the_border_bar_beside_it() -> None:
     ):
         net = BarNet()
         assert _border_bars([one], [crop], gray, b, net, c)[0] is one  # type: ignore[arg-type]
+
+
+def test_an_underline_the_region_stage_took_for_border_underlines_the_number() -> None:
+    """An underline drawn apart from the digits that the region stage put in the borders
+    (neither crop nor network sees it): a flat border piece of the number's own just
+    under it underlines the number (``border_underline``); a country's outline there,
+    a piece too short, too far below or too tall does not."""
+    from aggression_vision.vision.marks import Cluster, ClusterReading, border_underlines
+
+    # A number's box: columns 50-80, rows 40-70 (writing height 30).
+    cl = Cluster(1, (50, 40, 80, 70), (1,), 1.0)
+    number = ClusterReading(cl, "14", 0.99, 0.0, 0.02)
+    cfg = MarksSettings()
+
+    def borders(rows: slice, cols: slice) -> np.ndarray:
+        b = np.zeros((160, 200), bool)
+        b[rows, cols] = True
+        return b
+
+    under = borders(slice(74, 78), slice(47, 83))  # (its underline, taken for border)
+    got = border_underlines([number], under, cfg)
+    assert got[0].underlined == cfg.border_underline > cfg.mark_threshold
+    assert got[0].text == "14" and got[0].crossed == number.crossed
+    for b in (
+        np.zeros((160, 200), bool),
+        borders(slice(74, 78), slice(0, 200)),  # (a country's outline under it)
+        borders(slice(74, 78), slice(60, 68)),  # (too short: a speck of border)
+        borders(slice(92, 96), slice(47, 83)),  # (too far below)
+        borders(slice(60, 88), slice(47, 83)),  # (too tall: no flat stroke)
+    ):
+        assert border_underlines([number], b, cfg)[0] is number
+    # An underlined number stays as read; off: nothing changes.
+    sure = replace(number, underlined=0.97)
+    assert border_underlines([sure], under, cfg)[0] is sure
+    assert border_underlines([number], under, replace(cfg, border_underline=1.0))[0] is number
