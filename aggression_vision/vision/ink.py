@@ -1414,6 +1414,41 @@ def _faint_on_ruling(
     return more & ~long.take(labels)
 
 
+def _lines_darkness(
+    darkness: NDArray[np.float32],
+    drawing: NDArray[np.bool_],
+    guess: float,
+    *,
+    settings: ReaderSettings,
+) -> float:
+    """The typical (median) darkness of the ink of the map's lines in ``drawing``.
+
+    Dark writing (ballpoint numbers on a pencil map) lifts the median of all
+    the ink: a faint map would not be seen as faint. The lines are the pieces
+    longer than writing (``writing_max_extent`` of the long side) that keep
+    ``ink_lines_edge`` line widths (``guess``) away from the image's edge
+    (the sheet's edges and the table's shadow are long and dark there). When
+    they hold less than ``ink_lines_least`` of the ink (no map in the ink),
+    or when they are not clearly lighter than all of it (below
+    ``ink_lines_lighter`` times its median: writing darker than the map),
+    the median of all of it. ``ink_lines_least`` 0: all of it always.
+    """
+    values = darkness[drawing]
+    if settings.ink_lines_least <= 0:
+        return float(_median(values))
+    h, w = drawing.shape
+    _, labels, stats, _ = connected_components(drawing.view(np.uint8))
+    long = _box_length(stats) >= settings.writing_max_extent * max(h, w)
+    long &= ~touches_edge(stats, (h, w), int(round(settings.ink_lines_edge * guess)))
+    long[0] = False
+    lines = long.take(labels)
+    typical = float(_median(values))
+    if int(lines.sum()) < settings.ink_lines_least * len(values):
+        return typical
+    on_lines = float(_median(darkness[lines]))
+    return on_lines if on_lines < settings.ink_lines_lighter * typical else typical
+
+
 def _ink_at(
     image: NDArray[np.uint8],
     gray: NDArray[np.uint8],
@@ -1465,9 +1500,14 @@ def _ink_at(
         # On plain paper, when the drawing itself is faint (light pencil, low
         # resolution, glare), its strokes' edges and lightest stretches are
         # below the ink level: count ink from a level scaled to the drawing.
+        # Whether the drawing is faint is seen on its lines; the level stays a
+        # fraction of all its ink (dark writing keeps it above the paper's grain).
         typical = float(np.median(darkness[mask]))
         level = max(settings.ink_faint_ratio * typical, settings.ink_darkness_plain)
-        if typical < settings.ink_faint_median and level < settings.ink_darkness:
+        if level < settings.ink_darkness and (
+            typical < settings.ink_faint_median
+            or _lines_darkness(darkness, mask, guess, settings=settings) < settings.ink_faint_median
+        ):
             weak = darkness > level
             # Printed ruling fainter than the ruling search's level would
             # come in with it: then the page is not plain after all.

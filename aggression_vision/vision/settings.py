@@ -197,6 +197,18 @@ class ReaderSettings:
         ... and only when the ink it adds farther than a line width from the
         ink found before is at most this fraction of it (more is unseen
         ruling or texture).
+    ink_lines_least : float
+        On a page without printed ruling, a drawing is also faint when the
+        median darkness of its lines (its pieces longer than
+        ``writing_max_extent``, away from the image's edge) is below
+        ``ink_faint_median``: when those hold at least this fraction of the
+        ink (0: off) ...
+    ink_lines_lighter : float
+        ... and their median is below this fraction of all the ink's (writing
+        clearly darker than the map lifts that one) ...
+    ink_lines_edge : float
+        ... a piece within this many line widths of the image's edge being no
+        line (the sheet's edge, the table's shadow).
     ink_faint_ruled_median : float
         On a page with printed ruling, a drawing whose ink's median darkness
         (off the ruling) is below this is faint: its ink counts from
@@ -770,6 +782,13 @@ class ReaderSettings:
     ink_faint_ratio: float = 0.25
     ink_darkness_plain: float = 0.03
     ink_faint_max_gain: float = 0.9
+    # Dark ballpoint numbers on a faint pencil map hid its faintness (big
+    # 2191: lines 0.11, all ink 0.21; the lines 13% of the ink).
+    ink_lines_least: float = 0.05
+    # Lines / all ink: 0.52 (big 2191), 0.67 (dev2 329, gains); 0.93 (tune
+    # 523: a normal map at the old limit, whose faint pass thickens it, loses).
+    ink_lines_lighter: float = 0.8
+    ink_lines_edge: float = 2.0
     ink_faint_ruled_median: float = 0.19
     ink_faint_ruled_gain: float = 0.1
     ink_faint_ruled_extent: float = 10.0

@@ -268,6 +268,33 @@ def test_a_faded_stretch_of_a_pencil_map_is_ink() -> None:
     assert find_ink(img, settings=old).mask[240:261, 810:990].any(axis=0).mean() < 0.5
 
 
+def test_a_faint_map_under_darker_writing_is_seen_as_faint() -> None:
+    # A light pencil map (9% darker than the paper, 6% over a stretch) with
+    # darker numbers in its countries: all the ink's median (~0.2) is that of
+    # the writing, the lines' (~0.09) tells the map is faint.
+    img = np.full((1050, 1400, 3), 235, np.uint8)
+    for x in (300, 700, 1100):
+        cv2.line(img, (x, 250), (x, 800), (213, 213, 213), 4)
+    for y in (250, 525, 800):
+        cv2.line(img, (300, y), (1100, y), (213, 213, 213), 4)
+        cv2.line(img, (800, y), (1000, y), (221, 221, 221), 4)
+    for i, x in enumerate(range(340, 1080, 70)):
+        for y in (330, 420, 610, 700):
+            if not (760 < x < 1040 and y > 500):
+                digit = str((i * 7 + y) % 10)
+                cv2.putText(img, digit, (x, y), cv2.FONT_HERSHEY_SIMPLEX, 1.6, (165, 165, 165), 7)
+    img = cv2.GaussianBlur(img, (0, 0), 1.0)
+    rng = np.random.default_rng(5)
+    img = np.clip(img + rng.normal(0, 1.5, img.shape), 0, 255).astype(np.uint8)
+    faded = {}
+    for least in (0.0, ReaderSettings().ink_lines_least):
+        ink = find_ink(img, settings=replace(ReaderSettings(), ink_lines_least=least))
+        faded[least] = ink.mask[240:261, 810:990].any(axis=0).mean()
+        assert ink.mask[530:560, 820:990].mean() < 0.001  # no paper grain
+    assert faded[ReaderSettings().ink_lines_least] > 0.9
+    assert faded[0.0] < 0.5
+
+
 def _ruled(dark_every: int, line_bgr: int, dark_bgr: int) -> np.ndarray:
     """Squared paper (2 px lines every 24 px), every ``dark_every``-th horizontal line darker."""
     h, w = 1050, 1400
