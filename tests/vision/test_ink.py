@@ -227,15 +227,22 @@ def test_the_lattice_test_takes_the_stroke_beside_a_line_not_the_line() -> None:
     assert _off_lattice(end, 24.0, 0.3) is None  # no pixel off the lattice
 
 
+def _pencil_map(line: int, faded: int) -> np.ndarray:
+    """A 3x2-country pencil map (grey ``line``) on plain paper (235) whose three
+    horizontal lines fade to ``faded`` over x 800-1000."""
+    img = np.full((1050, 1400, 3), 235, np.uint8)
+    for x in (300, 700, 1100):
+        cv2.line(img, (x, 250), (x, 800), (line, line, line), 4)
+    for y in (250, 525, 800):
+        cv2.line(img, (300, y), (1100, y), (line, line, line), 4)
+        cv2.line(img, (800, y), (1000, y), (faded, faded, faded), 4)
+    return img
+
+
 def test_a_faint_pencil_drawing_on_plain_paper_is_ink() -> None:
     # A light pencil map: its lines are about 9% darker than the paper, but
     # only 6% over a stretch (below the usual ink level), and blurred.
-    img = np.full((1050, 1400, 3), 235, np.uint8)
-    for x in (300, 700, 1100):
-        cv2.line(img, (x, 250), (x, 800), (213, 213, 213), 4)
-    for y in (250, 525, 800):
-        cv2.line(img, (300, y), (1100, y), (213, 213, 213), 4)
-        cv2.line(img, (800, y), (1000, y), (221, 221, 221), 4)
+    img = _pencil_map(213, 221)
     img = cv2.GaussianBlur(img, (0, 0), 1.0)
     faint = {}
     for ratio in (0.0, 0.3):
@@ -250,12 +257,7 @@ def test_a_faded_stretch_of_a_pencil_map_is_ink() -> None:
     # A pencil map about 13% darker than the paper, faded over a stretch
     # (glare, focus, a lighter hand) to 3.4%: more than a quarter of the
     # drawing's darkness (erased lines are at most that), less than 0.04.
-    img = np.full((1050, 1400, 3), 235, np.uint8)
-    for x in (300, 700, 1100):
-        cv2.line(img, (x, 250), (x, 800), (205, 205, 205), 4)
-    for y in (250, 525, 800):
-        cv2.line(img, (300, y), (1100, y), (205, 205, 205), 4)
-        cv2.line(img, (800, y), (1000, y), (227, 227, 227), 4)
+    img = _pencil_map(205, 227)
     img = cv2.GaussianBlur(img, (0, 0), 1.0)
     rng = np.random.default_rng(3)
     img = np.clip(img + rng.normal(0, 1.5, img.shape), 0, 255).astype(np.uint8)
@@ -272,12 +274,7 @@ def test_a_faint_map_under_darker_writing_is_seen_as_faint() -> None:
     # A light pencil map (9% darker than the paper, 6% over a stretch) with
     # darker numbers in its countries: all the ink's median (~0.2) is that of
     # the writing, the lines' (~0.09) tells the map is faint.
-    img = np.full((1050, 1400, 3), 235, np.uint8)
-    for x in (300, 700, 1100):
-        cv2.line(img, (x, 250), (x, 800), (213, 213, 213), 4)
-    for y in (250, 525, 800):
-        cv2.line(img, (300, y), (1100, y), (213, 213, 213), 4)
-        cv2.line(img, (800, y), (1000, y), (221, 221, 221), 4)
+    img = _pencil_map(213, 221)
     for i, x in enumerate(range(340, 1080, 70)):
         for y in (330, 420, 610, 700):
             if not (760 < x < 1040 and y > 500):
