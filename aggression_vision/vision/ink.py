@@ -1418,10 +1418,12 @@ def _lines_darkness(
     darkness: NDArray[np.float32],
     drawing: NDArray[np.bool_],
     guess: float,
+    typical: float,
     *,
     settings: ReaderSettings,
 ) -> float:
-    """The typical (median) darkness of the ink of the map's lines in ``drawing``.
+    """The typical (median) darkness of the ink of the map's lines in ``drawing``
+    (``typical``: the median darkness of all of it).
 
     Dark writing (ballpoint numbers on a pencil map) lifts the median of all
     the ink: a faint map would not be seen as faint. The lines are the pieces
@@ -1430,20 +1432,18 @@ def _lines_darkness(
     (the sheet's edges and the table's shadow are long and dark there). When
     they hold less than ``ink_lines_least`` of the ink (no map in the ink),
     or when they are not clearly lighter than all of it (below
-    ``ink_lines_lighter`` times its median: writing darker than the map),
-    the median of all of it. ``ink_lines_least`` 0: all of it always.
+    ``ink_lines_lighter`` times ``typical``: writing darker than the map),
+    ``typical``. ``ink_lines_least`` 0: ``typical`` always.
     """
-    values = darkness[drawing]
     if settings.ink_lines_least <= 0:
-        return float(_median(values))
+        return typical
     h, w = drawing.shape
     _, labels, stats, _ = connected_components(drawing.view(np.uint8))
     long = _box_length(stats) >= settings.writing_max_extent * max(h, w)
     long &= ~touches_edge(stats, (h, w), int(round(settings.ink_lines_edge * guess)))
     long[0] = False
     lines = long.take(labels)
-    typical = float(_median(values))
-    if int(lines.sum()) < settings.ink_lines_least * len(values):
+    if int(lines.sum()) < settings.ink_lines_least * int(np.count_nonzero(drawing)):
         return typical
     on_lines = float(_median(darkness[lines]))
     return on_lines if on_lines < settings.ink_lines_lighter * typical else typical
@@ -1506,7 +1506,8 @@ def _ink_at(
         level = max(settings.ink_faint_ratio * typical, settings.ink_darkness_plain)
         if level < settings.ink_darkness and (
             typical < settings.ink_faint_median
-            or _lines_darkness(darkness, mask, guess, settings=settings) < settings.ink_faint_median
+            or _lines_darkness(darkness, mask, guess, typical, settings=settings)
+            < settings.ink_faint_median
         ):
             weak = darkness > level
             # Printed ruling fainter than the ruling search's level would

@@ -1797,7 +1797,6 @@ def read_page(
     for r in resolved:
         by_region.setdefault(r.cluster.region, []).append(r)
     owners: dict[int, tuple[ClusterReading, float]] = {}
-    crosses: dict[int, float] = {}
     doubts: dict[int, tuple[float, float]] = {}
     marks = {
         reg.index: _combine(
@@ -1806,7 +1805,6 @@ def read_page(
             labelled=labelled,
             plain=plain,
             owners=owners,
-            crosses=crosses,
             doubts=doubts,
         )
         for reg in seg_full.regions
@@ -1821,6 +1819,7 @@ def read_page(
             posts = _number_posteriors(marks, owners, clusters, ll[0])
             marks = hundred_owners(marks, {k: m for k, (_, m) in owners.items()}, posts, cfg)
         marks = hundred_armies(marks, _number_posteriors(marks, owners, clusters, ll[0]), cfg)
+    crosses = {k: p for k, (p, _) in doubts.items()}
     marks = unconquerable_crosses(marks, seg_full.adjacency, crosses, cfg)
     marks = balanced_turns(marks, seg_full.adjacency, doubts, cfg)
     return PageReading(marks, float(turn), clusters, crops, readings)
@@ -4593,7 +4592,7 @@ def border_underlines(
     ]
     if not asked or not borders.any():
         return readings
-    _, labels, stats, _ = cv2.connectedComponentsWithStats(borders.astype(np.uint8), connectivity=8)
+    _, labels, stats, _ = connected_components(borders.view(np.uint8))
     h, w = borders.shape
     out = list(readings)
     for i in asked:
@@ -4883,7 +4882,7 @@ def second_opinion(
         r = readings[i]
         w = cfg.second_crossed_weight
         crossed = (1 - w) * r.crossed + w * float(out.crossed[j]) if ask_x[i] else r.crossed
-        underlined = float(1.0 / (1.0 + np.exp(-odds[j]))) if ask_u[i] else r.underlined
+        underlined = _sigmoid(float(odds[j])) if ask_u[i] else r.underlined
         result[i] = replace(r, crossed=crossed, underlined=underlined)
     return result
 
@@ -4982,7 +4981,7 @@ def crossed_net_word(
         )
         if again is not None:
             z += cfg.crossed_net_second * _logit(float(again[j]))
-        result[i] = replace(readings[i], crossed=float(1.0 / (1.0 + np.exp(-z))))
+        result[i] = replace(readings[i], crossed=_sigmoid(z))
     return result
 
 
@@ -5832,14 +5831,12 @@ def _combine(
     labelled: bool = False,
     plain: bool = False,
     owners: dict[int, tuple[ClusterReading, float]] | None = None,
-    crosses: dict[int, float] | None = None,
     doubts: dict[int, tuple[float, float]] | None = None,
 ) -> CountryMarks:
     """:func:`combine`; ``owners``, when given, takes the number reading and the
     evidence of its underline (log-odds over the threshold, see :func:`_pen_owners`)
-    by region; ``crosses`` the cross-out probability of a number read as crossed out
-    (see :func:`unconquerable_crosses`); ``doubts`` the cross-out probability and the
-    softness of the number reading of every region that has one (see
+    by region; ``doubts`` the cross-out probability and the softness of the number
+    reading of every region that has one (see :func:`unconquerable_crosses` and
     :func:`balanced_turns`)."""
     cfg = settings or MarksSettings()
     # A speck or a flat stroke read as a digit holds no number (see ``stray_height``).
@@ -5940,8 +5937,6 @@ def _combine(
         if _over(r.cluster, num.cluster):
             crossed = max(crossed, r.crossed)
             c = c or r.crossed > cfg.mark_threshold
-    if crosses is not None and c:
-        crosses[num.cluster.region] = crossed
     if doubts is not None:
         doubts[num.cluster.region] = (crossed, num.softness)
     least = cfg.underline_on_border if num.cluster.on_border else cfg.mark_threshold
@@ -5979,6 +5974,18 @@ def _stray(r: ClusterReading, cfg: MarksSettings) -> bool:
     return len(r.text) == 1 and h < cfg.stray_height
 
 
+def _enemy_armies(
+    marks: dict[int, CountryMarks], adjacency: Sequence[tuple[int, int, float]]
+) -> dict[int, int]:
+    """The armies of each country's neighbours of the other player together (see
+    :func:`enemy_armies`), from the marks read and the measured adjacency."""
+    return enemy_armies(
+        {k: m.armies for k, m in marks.items()},
+        {k: m.underlined for k, m in marks.items()},
+        [(i, j) for i, j, _ in adjacency],
+    )
+
+
 def unconquerable_crosses(
     marks: dict[int, CountryMarks],
     adjacency: Sequence[tuple[int, int, float]],
@@ -5994,11 +6001,7 @@ def unconquerable_crosses(
     cross-out probability of the countries read as crossed out, by region index.
     """
     cfg = settings or MarksSettings()
-    enemy = enemy_armies(
-        {k: m.armies for k, m in marks.items()},
-        {k: m.underlined for k, m in marks.items()},
-        [(i, j) for i, j, _ in adjacency],
-    )
+    enemy = _enemy_armies(marks, adjacency)
     out = dict(marks)
     for k, m in marks.items():
         if (
@@ -6049,11 +6052,7 @@ def balanced_turns(
     if d in (0, -1):
         return marks
     short = d < 0  # (the side that needs one more: underlined when True)
-    enemy = enemy_armies(
-        {k: m.armies for k, m in marks.items()},
-        {k: m.underlined for k, m in marks.items()},
-        [(i, j) for i, j, _ in adjacency],
-    )
+    enemy = _enemy_armies(marks, adjacency)
     cand = [
         k
         for k, m in marks.items()
@@ -6404,6 +6403,11 @@ def _over(mark: Cluster, num: Cluster) -> bool:
 def _logit(p: float) -> float:
     """Log-odds of probability ``p`` (clipped off 0 and 1, as :func:`_logits`)."""
     return float(_logits(np.asarray(p))[()])
+
+
+def _sigmoid(z: float) -> float:
+    """The probability of log-odds ``z`` (the inverse of :func:`_logit`)."""
+    return float(1.0 / (1.0 + np.exp(-z)))
 
 
 def _page_matrix(
