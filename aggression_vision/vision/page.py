@@ -254,7 +254,9 @@ def _sheet_by_lines(small: NDArray[np.uint8], *, settings: ReaderSettings) -> Co
             lines.append((length, a, (b - a) / length, n))
     lines.sort(key=lambda t: -t[0])
     lines = lines[: settings.page_max_edges]
-    best = _best_quad(lines, gray, settings=settings)
+    # (Measured once for all the quads tried; no quad without three edges.)
+    thin = _thin_lines(gray, settings=settings) if len(lines) >= 3 else None
+    best = _best_quad(lines, gray, settings=settings, thin=thin)
     if best is None and settings.page_by_frame:
         # A sheet cut off by the frame on one side shows three edges; the
         # frame's side closes them. Under a steep tilt the cut-off sheet's far
@@ -267,7 +269,7 @@ def _sheet_by_lines(small: NDArray[np.uint8], *, settings: ReaderSettings) -> Co
             ((sw - 1.0, 0.0), (0.0, 1.0), (-1.0, 0.0)),
         ):
             side = (0.0, np.array(point), np.array(direction), np.array(normal))
-            found = _best_quad(lines, gray, settings=settings, frame_side=side)
+            found = _best_quad(lines, gray, settings=settings, frame_side=side, thin=thin)
             if found is None or _side_turn(found[1], side) < settings.page_frame_min_turn:
                 # Side edges about parallel: no perspective to undo, and the
                 # whole photo loses nothing.
@@ -337,17 +339,18 @@ def _best_quad(
     *,
     settings: ReaderSettings,
     frame_side: _Edge | None = None,
+    thin: NDArray[np.bool_] | None = None,
 ) -> tuple[float, NDArray[np.float64]] | None:
     """The best-supported sheet from four of the paper ``lines`` (or three and ``frame_side``).
 
     Each edge is (length, point, unit direction, unit normal towards the
-    paper). Returns the summed length of the edges and the quadrilateral.
+    paper). ``thin``: the image's thin dark lines (:func:`_thin_lines`), if
+    measured. Returns the summed length of the edges and the quadrilateral.
     """
     sh, sw = gray.shape[:2]
     long_side = max(sh, sw)
     best = None
     k = 4 if frame_side is None else 3
-    thin = _thin_lines(gray, settings=settings)
     for combo in itertools.combinations(range(len(lines)), k):
         chosen = [lines[i] for i in combo] + ([] if frame_side is None else [frame_side])
         # Sort the four edges around the sheet by the direction of their normals.
