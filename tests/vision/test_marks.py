@@ -2889,3 +2889,33 @@ def test_an_underline_the_region_stage_took_for_border_underlines_the_number() -
     sure = replace(number, underlined=0.97)
     assert border_underlines([sure], under, cfg)[0] is sure
     assert border_underlines([number], under, replace(cfg, border_underline=1.0))[0] is number
+
+
+def test_a_speck_beside_a_digit_is_read_with_it_but_not_one_beside_a_border() -> None:
+    from aggression_vision.vision.marks import extract_clusters
+
+    seg = replace(_page([{"number": 4}], seed=5), ruled=False)
+    ys, xs = np.nonzero(seg.writing & (seg.labels == 1))
+    # A piece of a stroke the ink mask broke off (3 x 3 pixels: below
+    # min_component_area), two pixels right of the digit.
+    y, x = int(ys.mean()), int(xs.max()) + 3
+    seg.writing[y : y + 3, x : x + 3] = True
+    seg.ink[y : y + 3, x : x + 3] = True
+    seg.gray[y : y + 3, x : x + 3] = 55
+
+    def ink_at(seg: Segmentation, cfg: MarksSettings) -> float:
+        clusters, crops = extract_clusters(seg, cfg)
+        (cl,), (crop,) = clusters, crops
+        ox, oy = cl.origin
+        cy, cx = y + 1 - oy, x + 1 - ox
+        inside = 0 <= cy < crop.shape[0] and 0 <= cx < crop.shape[1]
+        return float(crop[cy, cx]) if inside else 0.0
+
+    assert ink_at(seg, MarksSettings()) > 0.5
+    assert ink_at(seg, MarksSettings(speck_reach=0.0)) == 0.0
+    assert ink_at(replace(seg, ruled=True), MarksSettings()) == 0.0
+    # A border's stub 4 pixels beyond it: the speck is the border's, not the digit's.
+    near = replace(seg, borders=seg.borders.copy())
+    near.borders[y - 10 : y + 13, x + 7 : x + 10] = True
+    assert ink_at(near, MarksSettings()) == 0.0
+    assert ink_at(near, MarksSettings(speck_border=0.0)) > 0.5
