@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
@@ -583,6 +584,7 @@ def find_ruling(
     texture: NDArray[np.bool_] | None = None,
     off_sheet: NDArray[np.bool_] | None = None,
     lines: NDArray[np.bool_] | None = None,
+    colour: Callable[[], NDArray[np.float32]] | None = None,
 ) -> NDArray[np.bool_]:
     """Pixels of printed paper ruling (the lines of squared, Seyes or lined paper).
 
@@ -613,6 +615,10 @@ def find_ruling(
     lines : (H, W) bool, optional
         Filled in place with the ruling's lines before the restriction to
         ``keep_in`` (their pixels of ``mask``, lighter than ink included).
+    colour : callable, optional
+        Returns the (H, W) float32 colour of each pixel (``print_colour``; asked
+        only once a ruling is seen): with ``keep_in``, grey stretches of a
+        coloured family's lines are drawing (``_grey_stretches``).
 
     Returns
     -------
@@ -655,6 +661,7 @@ def find_ruling(
             texture=None if texture is None else texture[sl],
             off_sheet=None if off_sheet is None else off_sheet[sl],
             lines=None if lines is None else whole,
+            colour=None if colour is None else lambda: colour()[sl],
             **kw,
         )
         if lines is not None:
@@ -778,6 +785,7 @@ def _ruling_in(
     texture: NDArray[np.bool_] | None = None,
     off_sheet: NDArray[np.bool_] | None = None,
     lines: list[NDArray[np.bool_]] | None = None,
+    colour: Callable[[], NDArray[np.float32]] | None = None,
 ) -> tuple[NDArray[np.bool_], list[float]]:
     """The ruling of one area (the page or a tile of it), and the angles of its families.
 
@@ -787,7 +795,9 @@ def _ruling_in(
     families whose line step is near it are taken (``_is_ruling``); the
     steps of the families found are appended to ``steps``. ``texture``
     (dense ink of ``mask``) can be ruling but is left out of the lines'
-    direction, of a tile's evidence and of the lines' thickness.
+    direction, of a tile's evidence and of the lines' thickness. ``colour``
+    (returns ``print_colour`` of the area; with ``keep_in``): grey stretches
+    of a coloured family's lines are kept (``_grey_stretches``).
     """
     h, w = mask.shape
     # On the whole page a ruling's lines are long and many; a tile holds few
@@ -842,6 +852,7 @@ def _ruling_in(
 
     found: list[float] = []
     families = []
+    family_steps: list[float] = []
     # The direction of the lines is measured without the dense ink either.
     for angle in _dominant_angles(darkness, clear, settings.ruling_max_skew):
         if known and any(
@@ -884,6 +895,7 @@ def _ruling_in(
                 stray = _off_lattice(on, step, settings.ruling_lattice_tolerance)
             frames.append((on, rot, warped, stray))
         families.append(frames)
+        family_steps.append(step)
     if not families:
         return ruling, found
 
@@ -946,7 +958,7 @@ def _ruling_in(
         r = settings.ruling_restore
         near = cv2.dilate(drawn.astype(np.uint8), _disk_kernel(2 * r + 1)).astype(bool)
         thins = [t | (b & o & ~near) for t, b, o in zip(thins, lines, others, strict=True)]
-    for back, strays in zip(thins, off_lattice, strict=True):
+    for back, strays, frames, step in zip(thins, off_lattice, families, family_steps, strict=True):
         family = back & mask
         if keep_in is not None:
             # Keep drawn strokes that run along a ruling line: they are darker
@@ -998,8 +1010,130 @@ def _ruling_in(
                     if peak is not None:
                         np.maximum(limit, peak * settings.grid_darker_crest, out=limit)
                 family.ravel()[at[~(darkness[family] <= limit)]] = False
+            if colour is not None and settings.ruling_grey_length > 0 and family.any():
+                family &= ~_grey_stretches(
+                    colour(), darkness, whole, frames, step, settings=settings, scale=scale
+                )
         ruling |= family & ~strays
     return ruling, found
+
+
+def print_colour(
+    image: NDArray[np.uint8], darkness: NDArray[np.float32], *, settings: ReaderSettings
+) -> NDArray[np.float32]:
+    """The colour of each pixel of the working image (BGR): ``(red darkness -
+    blue darkness) / darkness``, about 0 for grey (pencil, black ink), 1 or
+    more for blue or violet print, negative for red print.
+
+    ``darkness``: the grey image's (``paper_darkness``); it is floored at
+    ``ink_darkness`` (paper's colour noise over a near-zero darkness).
+    """
+    # A light blur: the colour of a line one pixel wide is noisy (demosaicing, JPEG).
+    soft = cv2.GaussianBlur(image, (3, 3), 0)
+    red, _ = paper_darkness(soft[:, :, 2], settings=settings)
+    blue, _ = paper_darkness(soft[:, :, 0], settings=settings)
+    return (red - blue) / np.maximum(darkness, settings.ink_darkness)
+
+
+def _grey_stretches(
+    colour: NDArray[np.float32],
+    darkness: NDArray[np.float32],
+    whole: NDArray[np.bool_],
+    frames: list[tuple[NDArray[np.uint8], NDArray, NDArray[np.uint8], Pixels | None]],
+    step: float,
+    *,
+    settings: ReaderSettings,
+    scale: int,
+) -> NDArray[np.bool_]:
+    """Pixels of a coloured ruling family's lines that are grey along a stretch.
+
+    Pencil drawn along (or in line with) the lines of blue or violet print is
+    as light and as thin as they are, but grey. Pixel by pixel the colour is
+    noisy and mixed where the stroke crosses the other family's lines; along
+    the line, over ``ruling_grey_length`` of the long side ``scale`` (the
+    window holding at least ``ruling_grey_fill`` of that length of the
+    family's ink, sampled every ``ruling_grey_sample`` pixels along it), the
+    mean colour of a drawn stroke stays nearer to grey than
+    ``ruling_grey_keep`` of the family's median colour, and that of a printed
+    line does not; each pixel kept is nearer to grey than
+    ``ruling_grey_pixel`` of that colour itself. A drawn stroke is one such
+    line among coloured ones: where the lines one ``step`` away on either
+    side are grey too, the light's tint (or a colour cast) greys the print
+    there. Families less coloured than ``ruling_grey_min_colour`` have no
+    grey stretches, and no stretch holds ink coloured the other way (where
+    a line crosses Seyes paper's red margin the mixture looks grey).
+
+    ``colour``: ``print_colour`` (NaN where unknown: no stretch there);
+    ``whole``: the family's pixels (of the ink searched); ``frames``: its
+    runs in the frames where its lines are horizontal (``_ruling_in``), its
+    lines ``step`` pixels apart. Returns (H, W) bool: the family's ink
+    (darker than ``ink_darkness``) on grey stretches.
+    """
+    h, w = darkness.shape
+    out = np.zeros((h, w), dtype=bool)
+    known = ~np.isnan(colour)
+    dark = whole & (darkness > settings.ink_darkness) & known
+    if int(np.count_nonzero(dark)) < settings.ruling_colour_pixels:
+        return out
+    typical = float(_median(colour[dark]))
+    if abs(typical) < settings.ruling_grey_min_colour:
+        return out
+    # (Unknown pixels weigh nothing: a NaN would spread along OpenCV's running sums.)
+    signed = np.where(known, colour if typical > 0 else -colour, 0.0).astype(np.float32)
+    opposite = (dark & (signed < -abs(typical))).view(np.uint8)
+    # Each pixel kept is grey-ish itself: the print beside a pencil stroke
+    # that crosses the line is not (no ticks left on the borders).
+    candidates = dark & (signed < settings.ruling_grey_pixel * abs(typical))
+    if settings.ruling_grey_darker > 0:
+        # ... and no lighter than the family's typical pixel: the faintest
+        # bits of the print look grey too (little colour over the paper's).
+        candidates &= darkness >= settings.ruling_grey_darker * float(_median(darkness[dark]))
+    if not candidates.any():
+        return out
+    # The frames are sampled every ``q`` pixels along the lines: a mean along
+    # them needs no more (and the search's many tiles stay cheap).
+    q = max(1, settings.ruling_grey_sample)
+    cells = max(1, int(round(settings.ruling_grey_length * scale / q)))
+    # Three rows: a line a little off the frame's direction hops rows.
+    kernel = (cells, 3)
+    limit = settings.ruling_grey_keep * abs(typical)
+    least = settings.ruling_grey_fill * cells
+    # The neighbouring lines: rows about one step away (a little closer or
+    # farther under perspective).
+    shift = int(round(step))
+    band = (1, max(3, int(round(settings.ruling_grey_band * step)) | 1))
+    along = np.array([[1.0 / q, 0.0], [0.0, 1.0]])
+    for runs, rot, _, _ in frames:
+        sub = along @ rot
+        size = (int((runs.shape[1] + q - 1) // q), int(runs.shape[0]))
+        on = cv2.warpAffine(dark.view(np.uint8), sub, size, flags=cv2.INTER_NEAREST)
+        tint = cv2.warpAffine(signed, sub, size, flags=cv2.INTER_LINEAR)
+        weight = on.astype(np.float32)
+        total = cv2.boxFilter(tint * weight, -1, kernel, normalize=False)
+        seen = cv2.boxFilter(weight, -1, kernel, normalize=False)
+        grey = (seen >= least) & (total < limit * seen)
+        if grey.any() and shift > 0 and settings.ruling_grey_band > 0:
+            near_total = cv2.boxFilter(total, -1, band, normalize=False)
+            near_seen = cv2.boxFilter(seen, -1, band, normalize=False)
+            tinted = (near_seen >= least) & (near_total < limit * near_seen)
+            grey[shift:] &= ~tinted[:-shift]
+            grey[:-shift] &= ~tinted[shift:]
+        if grey.any() and opposite.any():
+            other = cv2.warpAffine(opposite, sub, size, flags=cv2.INTER_NEAREST)
+            grey &= cv2.boxFilter(other, -1, kernel, normalize=False) == 0
+        if not grey.any():
+            continue
+        if settings.ruling_grey_run > 0:
+            # A drawn stroke along a line is long; the print's grey-looking
+            # bits (faint, in glare) are short.
+            run = max(1, int(round(settings.ruling_grey_run * cells)))
+            line = np.ones((1, run), np.uint8)
+            grey = cv2.morphologyEx(grey.view(np.uint8), cv2.MORPH_OPEN, line).view(bool)
+        back = cv2.warpAffine(
+            grey.view(np.uint8), sub, (w, h), flags=cv2.INTER_NEAREST | cv2.WARP_INVERSE_MAP
+        )
+        out |= back.view(bool)
+    return out & candidates
 
 
 def _crests(darkness: NDArray[np.float32], lines: NDArray[np.bool_]) -> NDArray[np.bool_]:
@@ -1110,7 +1244,7 @@ def _local_level(
 
 
 def _grey_on_coloured_ruling(
-    image: NDArray[np.uint8],
+    colour: NDArray[np.float32],
     darkness: NDArray[np.float32],
     ruling: NDArray[np.bool_],
     *,
@@ -1122,9 +1256,9 @@ def _grey_on_coloured_ruling(
     Squared and Seyes paper is mostly printed in blue or violet: its lines are
     much darker in the red channel than in the blue one. Pencil and black ink
     are grey. Light pencil drawn along a grid line is as dark and as thin as
-    the line, but it stays grey. The colour of a pixel is ``(red darkness -
-    blue darkness) / grey darkness``: about 0 for grey, 1 or more for blue
-    print (negative for red print).
+    the line, but it stays grey. ``colour``: the colour of each pixel
+    (``print_colour``), about 0 for grey, 1 or more for blue print (negative
+    for red print).
 
     A weakly coloured print (``ruling_colour_weak`` up to ``ruling_colour_min``)
     leaves grey-looking pixels of its own (camera noise, a colour cast,
@@ -1135,11 +1269,6 @@ def _grey_on_coloured_ruling(
     dark = ruling & (darkness > settings.ink_darkness)
     if int(dark.sum()) < settings.ruling_colour_pixels:
         return np.zeros_like(ruling)
-    # A light blur: the colour of a line one pixel wide is noisy (demosaicing, JPEG).
-    soft = cv2.GaussianBlur(image, (3, 3), 0)
-    red, _ = paper_darkness(soft[:, :, 2], settings=settings)
-    blue, _ = paper_darkness(soft[:, :, 0], settings=settings)
-    colour = (red - blue) / np.maximum(darkness, settings.ink_darkness)
     typical = float(np.median(colour[dark]))
     weak = abs(typical) < settings.ruling_colour_min
     if weak and (
@@ -1487,6 +1616,20 @@ def _ink_at(
         and float(_median(darkness[mask])) < settings.ink_faint_ruled_median
     ):
         lines = np.zeros_like(mask)
+    # The colour is measured once, when first asked for (a ruling seen; the
+    # ruling search's threads may both ask: the same values either way).
+    colour = functools.cache(lambda: print_colour(image, raw, settings=settings))
+
+    @functools.cache
+    def inner_colour() -> NDArray[np.float32]:
+        # The sheet's edge (the table's colour beside it) makes no grey
+        # stretch: its colour is unknown (NaN) there.
+        c = colour().copy()
+        m = max(1, int(round(settings.page_margin * max(c.shape))))
+        c[:m] = c[-m:] = np.nan
+        c[:, :m] = c[:, -m:] = np.nan
+        return c
+
     ruling = find_ruling(
         darkness,
         faint,
@@ -1495,6 +1638,7 @@ def _ink_at(
         texture=texture,
         off_sheet=None if sheet is None else ~sheet,
         lines=lines,
+        colour=inner_colour if settings.ruling_grey_length > 0 else None,
     )
     if not ruling.any() and settings.ink_faint_ratio > 0 and mask.any():
         # On plain paper, when the drawing itself is faint (light pencil, low
@@ -1528,7 +1672,7 @@ def _ink_at(
                     mask |= more
     if ruling.any() and settings.ruling_colour_min > 0:
         ruling &= ~_grey_on_coloured_ruling(
-            image, raw, ruling, settings=settings, drawing=mask & ~ruling
+            colour(), raw, ruling, settings=settings, drawing=mask & ~ruling
         )
     if ruling.any() and lines is not None:
         mask |= _faint_on_ruling(darkness, mask, ruling | lines, sheet, guess, settings=settings)

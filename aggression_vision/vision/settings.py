@@ -392,6 +392,33 @@ class ReaderSettings:
         mixture looks grey); 0: off.
     ruling_colour_cross : int
         See ``ruling_colour_weak``.
+    ruling_grey_length : float
+        Along a coloured ruling family's lines, a stretch this long (fraction
+        of the long side) whose ink is on average nearer to grey than
+        ``ruling_grey_keep`` of the family's colour is drawing (pencil along
+        or in line with the printed lines), when the family's ink fills at
+        least ``ruling_grey_fill`` of it; 0: off (see ``ink._grey_stretches``).
+    ruling_grey_fill : float
+        See ``ruling_grey_length``.
+    ruling_grey_keep : float
+        See ``ruling_grey_length``.
+    ruling_grey_min_colour : float
+        Only families at least this coloured (their median colour) have grey
+        stretches.
+    ruling_grey_pixel : float
+        Each pixel of a grey stretch is nearer to grey than this many times
+        the family's colour (see ``ruling_grey_length``).
+    ruling_grey_darker : float
+        Each pixel of a grey stretch is at least this many times as dark as
+        the family's median pixel; 0: no such test.
+    ruling_grey_run : float
+        A grey stretch runs on for at least this many times
+        ``ruling_grey_length`` beyond its window (its windows' centres); 0: any.
+    ruling_grey_sample : int
+        Grey stretches are measured on every this many pixels along the lines.
+    ruling_grey_band : float
+        The neighbouring lines of a grey stretch are looked for over this
+        many line steps around one step away on either side.
     ruling_lattice_tolerance : float
         A straight run of a ruling family whose neighbouring runs above and
         below (across the lines, in one column) are one line step apart,
@@ -847,6 +874,15 @@ class ReaderSettings:
     ruling_colour_weak: float = 0.12
     ruling_colour_cross: int = 2
     ruling_lattice_tolerance: float = 0.3
+    ruling_grey_length: float = 0.03
+    ruling_grey_fill: float = 0.5
+    ruling_grey_keep: float = 0.6
+    ruling_grey_min_colour: float = 0.25
+    ruling_grey_pixel: float = 0.8
+    ruling_grey_darker: float = 1.2
+    ruling_grey_run: float = 0.75
+    ruling_grey_sample: int = 4
+    ruling_grey_band: float = 0.5
     paper_area_max: float = 0.97
     paper_area_outside: float = 0.1
     paper_area_inside: float = 0.1

@@ -345,8 +345,10 @@ def test_grey_pencil_along_a_blue_grid_line_is_kept() -> None:
         cv2.line(img, (x, 0), (x, h - 1), blue, 2)
     cv2.line(img, (300, 492), (1100, 492), (165, 165, 165), 2)
     kept = {}
+    # (Without the grey stretches along the lines, which keep it too.)
     for colour_min in (0.0, ReaderSettings().ruling_colour_min):
-        ink = find_ink(img, settings=replace(ReaderSettings(), ruling_colour_min=colour_min))
+        settings = replace(ReaderSettings(), ruling_colour_min=colour_min, ruling_grey_length=0.0)
+        ink = find_ink(img, settings=settings)
         kept[colour_min] = ink.mask[486:499, 320:1080].any(axis=0).mean()
         away = ink.mask.copy()
         away[470:520, 280:1120] = False
@@ -516,6 +518,50 @@ def test_grey_pencil_along_a_pale_grid_line_is_kept_where_it_continues_a_stroke(
     )
     assert on > 0.9
     assert off < 0.5
+
+
+def _violet_squared_with_a_lone_pencil_line() -> np.ndarray:
+    """Weakly coloured violet squared paper (colour ratio about 0.33, under
+    ``ruling_colour_min``) and, on one of its lines, a grey stroke as thin as
+    they are and a little darker (not enough to pass for drawing by its
+    darkness) that touches no other drawing (a coast along the grid: no
+    stroke it continues)."""
+    h, w = 1050, 1400
+    print_bgr = (185, 175, 168)
+    img = np.full((h, w, 3), 225, np.uint8)
+    for y in range(12, h, 24):
+        cv2.line(img, (0, y), (w - 1, y), print_bgr, 2)
+    for x in range(12, w, 24):
+        cv2.line(img, (x, 0), (x, h - 1), print_bgr, 2)
+    cv2.line(img, (300, 492), (1100, 492), (160, 160, 160), 2)
+    return img
+
+
+def test_a_grey_stretch_of_a_coloured_grid_line_is_kept() -> None:
+    img = _violet_squared_with_a_lone_pencil_line()
+    on, off = _kept_with_and_without(
+        img, "ruling_grey_length", (slice(486, 499), slice(320, 1080)), (470, 520, 280, 1120)
+    )
+    assert on > 0.9
+    assert off < 0.5
+
+
+def test_a_grey_tinted_patch_of_a_coloured_grid_is_not_kept() -> None:
+    # The same violet print, grey over a patch of the page (the light's tint):
+    # every line there is grey, not one among coloured ones.
+    img = _violet_squared_with_a_lone_pencil_line()
+    img[:] = np.where(img == 160, 225, img).astype(np.uint8)  # no pencil line
+    patch = img[300:700, 400:800]
+    patch[(patch != 225).any(axis=2)] = (160, 160, 160)
+    found = {}
+    for band in (ReaderSettings().ruling_grey_band, 0.0):
+        # (The grey pieces test of ruling_colour_min off: on a weakly coloured
+        # print it keeps grey pieces of its own.)
+        settings = replace(ReaderSettings(), ruling_grey_band=band, ruling_colour_min=0.0)
+        ink = find_ink(img, settings=settings)
+        found[band] = float(ink.mask[300:700, 400:800].mean())
+    assert found[ReaderSettings().ruling_grey_band] < 0.002
+    assert found[0.0] > 0.01
 
 
 def test_dense_ink_on_the_lines_does_not_set_the_rulings_thickness() -> None:
