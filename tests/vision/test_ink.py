@@ -147,13 +147,25 @@ def test_dense_ruling_between_a_maps_borders_is_still_looked_at() -> None:
     assert left[ReaderSettings().ruling_max_density] < 0.6
 
 
-def _squared_paper(h: int = 1050, w: int = 1400) -> np.ndarray:
-    """Squared paper: 2 px grey lines every 24 px on light paper."""
-    img = np.full((h, w, 3), 225, np.uint8)
+def _draw_grid(img: np.ndarray, print_bgr: tuple[int, int, int], thickness: int = 2) -> None:
+    """A squared paper's lines, every 24 px from 12, drawn over ``img``."""
+    h, w = img.shape[:2]
     for y in range(12, h, 24):
-        cv2.line(img, (0, y), (w - 1, y), (175, 175, 175), 2)
+        cv2.line(img, (0, y), (w - 1, y), print_bgr, thickness)
     for x in range(12, w, 24):
-        cv2.line(img, (x, 0), (x, h - 1), (175, 175, 175), 2)
+        cv2.line(img, (x, 0), (x, h - 1), print_bgr, thickness)
+
+
+def _squared_paper(
+    h: int = 1050,
+    w: int = 1400,
+    paper: int = 225,
+    print_bgr: tuple[int, int, int] = (175, 175, 175),
+    thickness: int = 2,
+) -> np.ndarray:
+    """Squared paper: lines every 24 px (2 px grey ones by default) on light paper."""
+    img = np.full((h, w, 3), paper, np.uint8)
+    _draw_grid(img, print_bgr, thickness)
     return img
 
 
@@ -338,11 +350,7 @@ def test_grey_pencil_along_a_blue_grid_line_is_kept() -> None:
     # drawn over one of them: only its colour tells it from the print.
     h, w = 1050, 1400
     blue = (205, 165, 140)  # BGR: dark in red, light in blue
-    img = np.full((h, w, 3), 225, np.uint8)
-    for y in range(12, h, 24):
-        cv2.line(img, (0, y), (w - 1, y), blue, 2)
-    for x in range(12, w, 24):
-        cv2.line(img, (x, 0), (x, h - 1), blue, 2)
+    img = _squared_paper(h, w, 225, blue)
     cv2.line(img, (300, 492), (1100, 492), (165, 165, 165), 2)
     kept = {}
     # (Without the grey stretches along the lines, which keep it too.)
@@ -500,11 +508,7 @@ def _pale_squared_with_a_bent_pencil_stroke() -> np.ndarray:
     that comes in at an angle, runs along a grid line for 300 px and leaves."""
     h, w = 1050, 1400
     print_bgr = (200, 200, 190)
-    img = np.full((h, w, 3), 235, np.uint8)
-    for y in range(12, h, 24):
-        cv2.line(img, (0, y), (w - 1, y), print_bgr, 2)
-    for x in range(12, w, 24):
-        cv2.line(img, (x, 0), (x, h - 1), print_bgr, 2)
+    img = _squared_paper(h, w, 235, print_bgr)
     grey = (197, 197, 197)
     path = np.array([(300, 300), (500, 492), (800, 492), (1000, 700)], np.int32)
     cv2.polylines(img, [path.reshape(-1, 1, 2)], False, grey, 2)
@@ -528,11 +532,7 @@ def _violet_squared_with_a_lone_pencil_line() -> np.ndarray:
     stroke it continues)."""
     h, w = 1050, 1400
     print_bgr = (185, 175, 168)
-    img = np.full((h, w, 3), 225, np.uint8)
-    for y in range(12, h, 24):
-        cv2.line(img, (0, y), (w - 1, y), print_bgr, 2)
-    for x in range(12, w, 24):
-        cv2.line(img, (x, 0), (x, h - 1), print_bgr, 2)
+    img = _squared_paper(h, w, 225, print_bgr)
     cv2.line(img, (300, 492), (1100, 492), (160, 160, 160), 2)
     return img
 
@@ -667,11 +667,7 @@ def _squared_with_glare() -> np.ndarray:
     """Blue squared paper under a pencil rectangle; the bottom third in a glare
     that leaves ruling and pencil about a third of their contrast (below the ink level)."""
     h, w = 1050, 1400
-    img = np.full((h, w, 3), 215, np.uint8)
-    for y in range(12, h, 24):
-        cv2.line(img, (0, y), (w - 1, y), (205, 175, 160), 1)
-    for x in range(12, w, 24):
-        cv2.line(img, (x, 0), (x, h - 1), (205, 175, 160), 1)
+    img = _squared_paper(h, w, 215, (205, 175, 160), 1)
     cv2.rectangle(img, (305, 205), (1095, 905), (180, 180, 180), 4)
     img = cv2.GaussianBlur(img, (0, 0), 0.8)
     fade = np.ones((h, 1, 1), np.float32)
@@ -756,10 +752,7 @@ def test_a_faded_stretch_of_a_pencil_map_on_squared_paper_is_ink() -> None:
         cv2.line(img, (312, y), (1104, y), (188, 188, 188), 4)
         cv2.line(img, (810, y), (990, y), (206, 206, 206), 4)
     img = cv2.GaussianBlur(img, (0, 0), 1.0)
-    for y in range(12, h, 24):
-        cv2.line(img, (0, y), (w - 1, y), (203, 203, 203), 2)
-    for x in range(12, w, 24):
-        cv2.line(img, (x, 0), (x, h - 1), (203, 203, 203), 2)
+    _draw_grid(img, (203, 203, 203))
     rng = np.random.default_rng(3)
     img = np.clip(img + rng.normal(0, 1.5, img.shape), 0, 255).astype(np.uint8)
     faded = {}
