@@ -1474,6 +1474,8 @@ class MarksSettings:
     # dev2 316's 7 -> 2 at 0.09 against 0.89); 0.2: 30, 12; 0.3: 28, 8.
     hundred_ratio: float = 0.25
     hundred_owner: float = 0.01  # see :func:`hundred_owners` (above 1: off)
+    hundred_count_gap: int = 2  # see :func:`lone_hundred` (0: off)
+    hundred_lone: tuple[int, ...] = (10,)  # see :func:`lone_hundred`
     touch_shift: float = 0.3  # writing heights a touching stroke is moved down (0: off)
     faint_reread: float = 0.95  # core darkness of the pieces faint clusters are read from (0: off)
     touch_least: float = 0.02  # least underline probability of a number looked at
@@ -1842,6 +1844,7 @@ def read_page(
             posts = _number_posteriors(marks, owners, clusters, ll[0])
             marks = hundred_owners(marks, {k: m for k, (_, m) in owners.items()}, posts, cfg)
         marks = hundred_armies(marks, _number_posteriors(marks, owners, clusters, ll[0]), cfg)
+    marks = lone_hundred(marks, cfg)
     crosses = {k: p for k, (p, _) in doubts.items()}
     marks = unconquerable_crosses(marks, seg_full.adjacency, crosses, cfg)
     marks = balanced_turns(marks, seg_full.adjacency, doubts, cfg)
@@ -6214,6 +6217,45 @@ def hundred_armies(
             ):
                 continue  # the reading kept is much likelier: the total is off elsewhere
             out[k] = replace(m, armies=kept + d, confidence=min(m.confidence, p))
+    return out
+
+
+def lone_hundred(
+    marks: dict[int, CountryMarks], settings: MarksSettings | None = None
+) -> dict[int, CountryMarks]:
+    """``marks`` with the one number of a player who has placed all his armies read
+    100 when it reads as one of ``MarksSettings.hundred_lone``.
+
+    The players place in turn: one with at least ``MarksSettings.hundred_count_gap``
+    numbers fewer than the other has no armies left (so in every ground truth of the
+    dev and validation photos), and with one number he put all ``ARMIES_PER_PLAYER``
+    there: a "100" read as "10" has lost a digit (the network's posterior of 100 on
+    such a crop is 1e-4 to 1e-2, too low for :func:`hundred_armies`). (Not "1": a
+    sudoku's one cell read as underlined is a 1 far more often than a 100 is read so.)
+
+    Examples
+    --------
+    >>> marks = {0: CountryMarks(10, True, False, None, 0.9),
+    ...          1: CountryMarks(30, False, False, None, 0.9),
+    ...          2: CountryMarks(30, False, False, None, 0.9),
+    ...          3: CountryMarks(40, False, False, None, 0.9)}
+    >>> lone_hundred(marks)[0].armies
+    100
+    """
+    cfg = settings or MarksSettings()
+    gap = cfg.hundred_count_gap
+    if gap <= 0 or not cfg.hundred_lone:
+        return marks
+    own: dict[bool, list[int]] = {True: [], False: []}
+    for k, m in marks.items():
+        if m.armies is not None:
+            own[m.underlined].append(k)
+    out = dict(marks)
+    for p in (True, False):
+        if len(own[p]) == 1 and len(own[not p]) - 1 >= gap:
+            k = own[p][0]
+            if marks[k].armies in cfg.hundred_lone:
+                out[k] = replace(marks[k], armies=ARMIES_PER_PLAYER)
     return out
 
 

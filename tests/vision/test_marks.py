@@ -1555,6 +1555,38 @@ def test_a_sure_number_is_not_read_otherwise_to_make_a_hundred() -> None:
     assert hundred_armies(marks, doubtful, MarksSettings())[2].armies == 10
 
 
+def test_the_lone_number_of_a_player_with_no_armies_left_reads_a_hundred() -> None:
+    """The players place in turn: one with two numbers fewer than the other has placed
+    all his armies, so his one number is 100; read "10", it lost a digit (tune 530,
+    s3 611, r3 137)."""
+    from aggression_vision.vision.marks import lone_hundred
+    from aggression_vision.vision.types import CountryMarks
+
+    marks = {
+        0: CountryMarks(10, True, False, None, 0.9),
+        1: CountryMarks(30, False, False, None, 0.9),
+        2: CountryMarks(25, False, True, None, 0.9),
+        3: CountryMarks(None, False, False, "D", 0.9),
+        4: CountryMarks(45, False, False, None, 0.9),
+    }
+    got = lone_hundred(marks, MarksSettings())
+    assert got[0].armies == 100 and got[0].underlined
+    assert {k: got[k] for k in range(1, 5)} == {k: marks[k] for k in range(1, 5)}
+    # One number fewer: he may still be placing; kept.
+    fewer = {k: marks[k] for k in range(4)}
+    assert lone_hundred(fewer, MarksSettings()) == fewer
+    # Another reading ("1": a sudoku's one cell read as underlined), two numbers of his
+    # own, or the rule off: kept.
+    one = {**marks, 0: CountryMarks(1, True, False, None, 0.9)}
+    assert lone_hundred(one, MarksSettings()) == one
+    two = {**marks, 3: CountryMarks(5, True, False, None, 0.9), 5: marks[1], 6: marks[2]}
+    assert lone_hundred(two, MarksSettings()) == two
+    assert lone_hundred(marks, MarksSettings(hundred_count_gap=0)) == marks
+    # The second player (not underlined) likewise.
+    flip = {k: replace(m, underlined=not m.underlined) for k, m in marks.items()}
+    assert lone_hundred(flip, MarksSettings())[0].armies == 100
+
+
 def test_fast_paths_give_the_same_numbers_as_the_plain_ones() -> None:
     """The speed-ups of the cutter and the bar tests change no bit: the paper level
     taken in 8 bits equals numpy/OpenCV in float32, _cov equals np.cov."""
