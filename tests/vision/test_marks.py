@@ -578,6 +578,22 @@ def test_underline_too_light_for_the_ink_mask_still_marks_the_owner() -> None:
     assert not read_marks(seg, settings=MarksSettings(faint_level=10.0))[1].underlined
 
 
+def test_a_light_underline_close_to_a_border_is_kept_whole() -> None:
+    """A light underline within the borders' blurred edges but not touching a border
+    (``underline_stroke``): the search below the number no longer cuts it away."""
+    seg = _page([{"number": 23}], seed=3)
+    ys, xs = np.nonzero(seg.writing)
+    y = int(ys.max()) + 5
+    # A straight underline too light for the ink mask, 4 pixels thick, under the digits.
+    seg.gray[y : y + 4, xs.min() : xs.max() + 1] = 150
+    # A border line across the country two pixels below it.
+    seg.borders[y + 6 : y + 9, :] = True
+    seg.ink[y + 6 : y + 9, :] = True
+    seg.gray[y + 6 : y + 9, :] = 55
+    assert read_marks(seg)[1].underlined
+    assert not read_marks(seg, settings=MarksSettings(underline_stroke=0.0))[1].underlined
+
+
 def test_a_printed_line_under_a_number_is_no_underline() -> None:
     seg = _page([{"number": 23}], seed=3)
     # A light ruling line through the whole country below the number (not in the masks).
