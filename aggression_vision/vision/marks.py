@@ -887,6 +887,15 @@ class MarksSettings:
         1 or more: off.
     ruling_keep, ruling_angle, ruling_step : float
         See ``ruling_contrast``.
+    ruled_text_least : float
+        The cleaned crop's text (see ``ruling_contrast``) replaces the reading's only
+        with at least this posterior: a crossed-out number's reading is often doubtful
+        (posterior 0.1-0.4), and a cleaned one barely surer is as often wrong. (Marks
+        stage on the 32nd session's cache, against 042325a: armies tune 552 -> 553,
+        dev2 428 -> 430, s3 and r3 unchanged; fresh 1754 -> 1757, fresh2 2368 -> 2372,
+        big 4225 -> 4232; owner, conquered, matched and sudoku unchanged. 0.5: one
+        owner and one conquered fewer on fresh2, r3 one conquered fewer; 0.6: dev owner
+        and conquered -1.) 0: off.
     cut_ruling_contrast : float
         Printed ruling at a slant through a cluster's window (:func:`_ruling_darkness`
         with this contrast; the rows and columns of ``grid_span`` miss a line a pixel
@@ -1445,6 +1454,7 @@ class MarksSettings:
     ruling_keep: float = 1.5  # a pixel on a line up to this many times its darkness: the line
     ruling_angle: float = 40.0  # degrees either side of the window's rows (columns) tried
     ruling_step: float = 2.0  # degrees between the slants tried
+    ruled_text_least: float = 0.4  # least posterior of the cleaned crop's text taken
     crossed_underlined: bool = True  # a crossed underlined number: cross-out read without it
     second_crossed: float = 0.5
     second_crossed_weight: float = 1.0
@@ -3381,7 +3391,7 @@ def _reread_ruled(
     out = list(readings)
     for j, i in enumerate(pick):
         out[i] = replace(readings[i], crossed=float(crossed[j]))
-        if texts[j].isdigit() and probs[j] > readings[i].probability:
+        if texts[j].isdigit() and probs[j] > max(readings[i].probability, cfg.ruled_text_least):
             out[i] = replace(out[i], text=texts[j], probability=float(probs[j]))
     return out
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 import numpy as np
+import pytest
 
 from aggression_vision.vision import digits
 from aggression_vision.vision.marks import (
@@ -103,3 +104,44 @@ def test_the_mean_posterior_is_the_one_the_totals_read() -> None:
     off = replace(cfg, crossed_text_hundred=False)
     crossed_text(readings, [_crop()] * 2, _Reads("1", 0.9), off, _Reads("4", 0.9), likelihoods=ll)  # type: ignore[arg-type]
     assert not ll.any()
+
+
+class _Shares:
+    """Stands in for a network: one character among ``shares`` (character -> probability),
+    blanks elsewhere; the same cross-out probability for every input."""
+
+    def __init__(self, shares: dict[str, float], crossed: float) -> None:
+        self.shares, self.crossed = shares, crossed
+
+    def run(self, x: np.ndarray) -> digits.NetOutput:
+        n, steps, classes = len(x), digits.INPUT_W // 4, 1 + len(digits.ALPHABET)
+        p = np.full((n, steps, classes), 1e-6)
+        p[:, :, 0] = 1.0
+        p[:, 2, :] = 1e-6
+        for ch, q in self.shares.items():
+            p[:, 2, 1 + digits.ALPHABET.index(ch)] = q
+        p /= p.sum(axis=2, keepdims=True)
+        crossed = np.full(n, self.crossed, np.float32)
+        return digits.NetOutput(np.log(p).astype(np.float32), np.zeros(n, np.float32), crossed)
+
+
+def test_the_ruling_free_crops_text_is_taken_only_when_likely_enough() -> None:
+    """A crossed-out number read again without the printed ruling through it takes that
+    reading's text when it is surer than the reading and at least ``ruled_text_least``
+    likely: a cleaned reading barely surer than a doubtful one is as often wrong."""
+    from aggression_vision.vision.marks import _reread_ruled
+
+    cfg = MarksSettings()
+    cl = Cluster(1, (0, 0, 20, 30), (1,), 1.0)
+    doubtful = [ClusterReading(cl, "1", 0.2, 0.0, 0.9)]
+    crop = _crop()
+    gray = np.zeros((30, 20), np.uint8)
+    unsure = _Shares({"7": 0.36, "1": 0.33, "4": 0.31}, crossed=0.2)  # "7" at about 0.36
+    got = _reread_ruled(doubtful, [crop], gray, unsure, cfg, {0: crop})  # type: ignore[arg-type]
+    assert got[0].text == "1" and got[0].crossed == pytest.approx(0.2)
+    off = replace(cfg, ruled_text_least=0.0)
+    got = _reread_ruled(doubtful, [crop], gray, unsure, off, {0: crop})  # type: ignore[arg-type]
+    assert got[0].text == "7"
+    sure = _Shares({"7": 0.6, "1": 0.4}, crossed=0.2)
+    got = _reread_ruled(doubtful, [crop], gray, sure, cfg, {0: crop})  # type: ignore[arg-type]
+    assert got[0].text == "7" and got[0].probability > 0.5
