@@ -967,6 +967,17 @@ class MarksSettings:
         photos, after ``crossed_views``: conquered right 3389 -> 3395 of 3541, tune
         +0, s3 +3, r3 +2, dev2 +1; a bar of 1.0 loses 25 true cross-outs, the
         neighbours' armies and owners being misread.)
+    conquer_doubt_alone : float
+        ``conquer_doubt`` for a country none of whose neighbours is read as the other
+        player's (no enemy at all, rather than too few armies): its cross-out must be
+        surer than this. Read so, a cross-out is seldom true: HEAD 283cbd2's dev and
+        validation photos (cached segmentations, after ``crossed_net_word``) hold 23
+        with a probability of 0.7-0.95 there, 7 of them true (dev 0 of 6: most of the
+        false ones on pages still in the second phase), against 21 of 31 where an
+        enemy too weak is read. (Marks stage, conquered right: dev 3465 -> 3471, tune
+        +2, s3 +1, r3 +2, dev2 +1; validation 6407 -> 6410, fresh +2, fresh2 +1;
+        armies, owner, matched unchanged. 0.9: dev +6, validation +2; 0.85: -1 on
+        validation.)
     turn_balance_least, turn_balance_soft : float
         The players conquer in turn, the first player first: on a page in the last
         phase the first player's crossed-out numbers (underlined) number the second's or
@@ -1462,6 +1473,7 @@ class MarksSettings:
     crossed_views_weight: float = 0.5
     crossed_angles: tuple[float, ...] = ()
     conquer_doubt: float = 0.7
+    conquer_doubt_alone: float = 0.95  # ... with no neighbour of the other player at all
     turn_balance_least: float = 0.3  # cross-out probability from which a turn is balanced
     turn_balance_soft: float = 0.4  # ... for a number crop at most this blurred
     crossed_net_weight: float = 0.45  # the crossed-out reader's cross-out log-odds' share (0: off)
@@ -6153,10 +6165,11 @@ def unconquerable_crosses(
     enemy = _enemy_armies(marks, adjacency)
     out = dict(marks)
     for k, m in marks.items():
+        least = cfg.conquer_doubt_alone if enemy.get(k, 0) == 0 else cfg.conquer_doubt
         if (
             m.crossed
             and m.armies is not None
-            and crosses.get(k, 1.0) < cfg.conquer_doubt
+            and crosses.get(k, 1.0) < least
             and m.armies >= enemy.get(k, 0)
         ):
             out[k] = replace(m, crossed=False)

@@ -89,6 +89,10 @@ def test_read_marks_on_constructed_page() -> None:
         ],
         seed=7,
     )
+    # The countries lie in a row, each bordering the next: the crossed-out 45 has an
+    # enemy beside it (a country with none is crossed out only when read surely so, see
+    # ``conquer_doubt_alone``: its cross-out reads 0.94 here).
+    seg = replace(seg, adjacency=[(k, k + 1, 50.0) for k in range(1, 5)])
     marks = read_marks(seg)
     assert set(marks) == {1, 2, 3, 4, 5}
     got = [(m.armies, m.underlined, m.crossed, m.letter) for m in (marks[k] for k in range(1, 6))]
@@ -186,7 +190,9 @@ def test_crossings_are_writing_on_paper_without_ruling() -> None:
     seg = _page([{}, {"number": 23}], seed=4)
     _grid_crossings(seg, 0, CELL_W)
     seg.ruled = False
-    marks = read_marks(seg)
+    # (A page of two countries without borders is no game: the cross-out is read, not
+    # judged by the rules, ``conquer_doubt_alone``, a lone 1 crossed out with 0.84.)
+    marks = read_marks(seg, settings=MarksSettings(conquer_doubt_alone=0.0))
     assert (marks[1].armies, marks[1].crossed) == (1, True)
     assert marks[2].armies == 23
 
@@ -1474,6 +1480,32 @@ def test_a_doubtful_cross_out_no_conquest_could_explain_is_taken_off() -> None:
     # Off.
     off = MarksSettings(conquer_doubt=0.0)
     assert unconquerable_crosses(marks, adjacency, {0: 0.6, 3: 0.6}, off) == marks
+
+
+def test_a_cross_out_without_any_enemy_neighbour_must_be_surer() -> None:
+    from aggression_vision.vision.marks import unconquerable_crosses
+    from aggression_vision.vision.types import CountryMarks
+
+    # Region 0 (3 armies, crossed at 0.85) borders only its own player's 2 and the
+    # unoccupied 3: no enemy at all. Region 1 (4 armies, crossed at 0.85) borders the
+    # first player's 2 armies in 4: too few, but an enemy is there.
+    marks = {
+        0: CountryMarks(3, False, True, None, 0.9),
+        1: CountryMarks(4, False, True, None, 0.9),
+        2: CountryMarks(7, False, False, None, 0.9),
+        3: CountryMarks(None, False, False, None, 0.9),
+        4: CountryMarks(2, True, False, None, 0.9),
+    }
+    adjacency = [(0, 2, 10.0), (0, 3, 10.0), (1, 4, 10.0)]
+    cfg = MarksSettings()
+    got = unconquerable_crosses(marks, adjacency, {0: 0.85, 1: 0.85}, cfg)
+    assert not got[0].crossed and got[1].crossed
+    # A sure one stays.
+    got = unconquerable_crosses(marks, adjacency, {0: 0.99, 1: 0.85}, cfg)
+    assert got[0].crossed
+    # With the bar of the others: kept.
+    same = MarksSettings(conquer_doubt_alone=cfg.conquer_doubt)
+    assert unconquerable_crosses(marks, adjacency, {0: 0.85, 1: 0.85}, same) == marks
 
 
 def test_a_missing_cross_out_that_balances_the_players_turns_is_taken() -> None:
