@@ -978,6 +978,22 @@ class MarksSettings:
         +2, s3 +1, r3 +2, dev2 +1; validation 6407 -> 6410, fresh +2, fresh2 +1;
         armies, owner, matched unchanged. 0.9: dev +6, validation +2; 0.85: -1 on
         validation.)
+    placing_total, placing_crosses, placing_doubt : float, int, float
+        A page whose numbers add up to less than ``placing_total`` of the armies the
+        two players place (2 x 100) is likely still in the second phase (a player has
+        armies left), where nothing is crossed out: when it holds at most
+        ``placing_crosses`` numbers read as crossed out, each read so with less than
+        ``placing_doubt``, they are not crossed out (:func:`placing_crosses`; a page in
+        the last phase whose numbers are misread short keeps its sure cross-outs, and
+        one with more cross-outs is taken as in that phase). (xo52, session 32, marks
+        stage on HEAD 283cbd2's cached segmentations, with ``conquer_doubt_alone``:
+        conquered right dev 3471 -> 3476 (tune +0, s3 +2, r3 +1, dev2 +2), validation
+        6410 -> 6416 (fresh +1, fresh2 +5); armies, owner, matched unchanged; 13
+        cross-outs taken off, 12 of them false (10 on pages in the second phase), 1
+        true. A total of 0.95: fresh -1; three cross-outs: s3 -1 (a page in the last
+        phase read as 132 armies with three true ones of 0.39-0.8; run before
+        :func:`balanced_turns`, that page's two were taken off and its third never
+        added: s3 -1 too).) 0 total: off.
     turn_balance_least, turn_balance_soft : float
         The players conquer in turn, the first player first: on a page in the last
         phase the first player's crossed-out numbers (underlined) number the second's or
@@ -1474,6 +1490,9 @@ class MarksSettings:
     crossed_angles: tuple[float, ...] = ()
     conquer_doubt: float = 0.7
     conquer_doubt_alone: float = 0.95  # ... with no neighbour of the other player at all
+    placing_total: float = 0.85  # share of the 200 armies under which a page may be in phase 2
+    placing_crosses: int = 2  # ... whose cross-outs, this many at most ...
+    placing_doubt: float = 0.9  # ... each read so with less than this, are taken off
     turn_balance_least: float = 0.3  # cross-out probability from which a turn is balanced
     turn_balance_soft: float = 0.4  # ... for a number crop at most this blurred
     crossed_net_weight: float = 0.45  # the crossed-out reader's cross-out log-odds' share (0: off)
@@ -1884,6 +1903,7 @@ def read_page(
     crosses = {k: p for k, (p, _) in doubts.items()}
     marks = unconquerable_crosses(marks, seg_full.adjacency, crosses, cfg)
     marks = balanced_turns(marks, seg_full.adjacency, doubts, cfg)
+    marks = placing_crosses(marks, crosses, cfg)
     return PageReading(marks, float(turn), clusters, crops, readings)
 
 
@@ -6173,6 +6193,41 @@ def unconquerable_crosses(
             and m.armies >= enemy.get(k, 0)
         ):
             out[k] = replace(m, crossed=False)
+    return out
+
+
+def placing_crosses(
+    marks: dict[int, CountryMarks],
+    crosses: dict[int, float],
+    settings: MarksSettings | None = None,
+) -> dict[int, CountryMarks]:
+    """``marks`` with no number crossed out when the page looks to be still in the
+    second phase: its numbers add up to less than ``MarksSettings.placing_total`` of
+    the armies both players place, and it holds at most ``placing_crosses`` numbers
+    read as crossed out, each with a cross-out probability (``crosses``, by region
+    index; 1 when missing) below ``placing_doubt``.
+
+    Examples
+    --------
+    >>> marks = {0: CountryMarks(5, True, True, None, 0.9),
+    ...          1: CountryMarks(30, False, False, None, 0.9)}
+    >>> placing_crosses(marks, {0: 0.8})[0].crossed
+    False
+    >>> placing_crosses(marks, {0: 0.95})[0].crossed
+    True
+    """
+    cfg = settings or MarksSettings()
+    crossed = [k for k, m in marks.items() if m.crossed and m.armies is not None]
+    if not crossed or len(crossed) > cfg.placing_crosses:
+        return marks
+    total = sum(m.armies or 0 for m in marks.values())
+    if total >= cfg.placing_total * 2 * ARMIES_PER_PLAYER:
+        return marks
+    if any(crosses.get(k, 1.0) >= cfg.placing_doubt for k in crossed):
+        return marks
+    out = dict(marks)
+    for k in crossed:
+        out[k] = replace(marks[k], crossed=False)
     return out
 
 

@@ -191,8 +191,9 @@ def test_crossings_are_writing_on_paper_without_ruling() -> None:
     _grid_crossings(seg, 0, CELL_W)
     seg.ruled = False
     # (A page of two countries without borders is no game: the cross-out is read, not
-    # judged by the rules, ``conquer_doubt_alone``, a lone 1 crossed out with 0.84.)
-    marks = read_marks(seg, settings=MarksSettings(conquer_doubt_alone=0.0))
+    # judged by the rules, ``conquer_doubt_alone`` and ``placing_total``, a lone 1
+    # crossed out with 0.84 on a page of 24 armies.)
+    marks = read_marks(seg, settings=MarksSettings(conquer_doubt_alone=0.0, placing_total=0.0))
     assert (marks[1].armies, marks[1].crossed) == (1, True)
     assert marks[2].armies == 23
 
@@ -1506,6 +1507,35 @@ def test_a_cross_out_without_any_enemy_neighbour_must_be_surer() -> None:
     # With the bar of the others: kept.
     same = MarksSettings(conquer_doubt_alone=cfg.conquer_doubt)
     assert unconquerable_crosses(marks, adjacency, {0: 0.85, 1: 0.85}, same) == marks
+
+
+def test_the_doubtful_cross_outs_of_a_page_still_being_filled_are_taken_off() -> None:
+    from aggression_vision.vision.marks import placing_crosses
+    from aggression_vision.vision.types import CountryMarks
+
+    # 5 + 30 + 20 + 40 armies of 200 placed: the players still have armies to place,
+    # and no number is crossed out before they have placed them all.
+    marks = {
+        0: CountryMarks(5, True, True, None, 0.9),
+        1: CountryMarks(30, False, False, None, 0.9),
+        2: CountryMarks(20, True, False, None, 0.9),
+        3: CountryMarks(40, False, True, None, 0.9),
+        4: CountryMarks(None, False, False, None, 0.9),
+    }
+    cfg = MarksSettings()
+    got = placing_crosses(marks, {0: 0.8, 3: 0.7}, cfg)
+    assert not any(m.crossed for m in got.values())
+    # One sure cross-out: the page is in the last phase, its numbers misread.
+    assert placing_crosses(marks, {0: 0.8, 3: 0.95}, cfg) == marks
+    # Three cross-outs: the same.
+    more = {**marks, 2: CountryMarks(20, True, True, None, 0.9)}
+    assert placing_crosses(more, {0: 0.8, 2: 0.8, 3: 0.7}, cfg) == more
+    # The numbers add up to near 200: the page is in the last phase.
+    full = {**marks, 4: CountryMarks(90, True, False, None, 0.9)}
+    assert placing_crosses(full, {0: 0.8, 3: 0.7}, cfg) == full
+    # Off.
+    off = MarksSettings(placing_total=0.0)
+    assert placing_crosses(marks, {0: 0.8, 3: 0.7}, off) == marks
 
 
 def test_a_missing_cross_out_that_balances_the_players_turns_is_taken() -> None:
