@@ -2992,8 +2992,7 @@ class _Cutter:
             n, lcc, _, _ = _components(low.astype(np.uint8))
             edge = cv2.dilate(borders.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
             touching = np.zeros(n, bool)
-            touching[np.unique(lcc[edge & low])] = True
-            touching[0] = False
+            touching[np.unique(lcc[edge & low])] = True  # (labels of low's pixels: >= 1)
             low = low & ~(near & touching[lcc])
         else:
             low = low & ~near
@@ -3026,9 +3025,8 @@ class _Cutter:
             pieces = self._border_pieces(win, (y0 + y1) // 2, region)
             if pieces is not None:
                 low |= pieces
-                rest = self.seg.borders[win] & ~pieces
-                edge = rest
-                near = cv2.dilate(rest.astype(np.uint8), self.near_border) > 0
+                edge = self.seg.borders[win] & ~pieces
+                near = cv2.dilate(edge.astype(np.uint8), self.near_border) > 0
                 near_border = lambda: near  # noqa: E731
         low[: (y0 + y1) // 2] = False
         if np.count_nonzero(low[y1:]) < self.min_area:
@@ -6334,8 +6332,9 @@ def hundred_armies(
     if not any(m.crossed and m.armies is not None for m in marks.values()):
         return marks
     out = dict(marks)
+    numbers = _player_numbers(marks)
     for first in (True, False):
-        own = {k: m for k, m in marks.items() if m.armies is not None and m.underlined == first}
+        own = {k: marks[k] for k in numbers[first]}
         d = ARMIES_PER_PLAYER - sum(m.armies or 0 for m in own.values())
         best: tuple[float, int] | None = None
         for k in sorted(own):
@@ -6354,6 +6353,16 @@ def hundred_armies(
                 continue  # the reading kept is much likelier: the total is off elsewhere
             out[k] = replace(m, armies=kept + d, confidence=min(m.confidence, p))
     return out
+
+
+def _player_numbers(marks: dict[int, CountryMarks]) -> dict[bool, list[int]]:
+    """The region indices of each player's numbers, by underline (True: the first
+    player's), in the order of ``marks``."""
+    own: dict[bool, list[int]] = {True: [], False: []}
+    for k, m in marks.items():
+        if m.armies is not None:
+            own[m.underlined].append(k)
+    return own
 
 
 def lone_hundred(
@@ -6382,10 +6391,7 @@ def lone_hundred(
     gap = cfg.hundred_count_gap
     if gap <= 0 or not cfg.hundred_lone:
         return marks
-    own: dict[bool, list[int]] = {True: [], False: []}
-    for k, m in marks.items():
-        if m.armies is not None:
-            own[m.underlined].append(k)
+    own = _player_numbers(marks)
     out = dict(marks)
     for p in (True, False):
         if len(own[p]) == 1 and len(own[not p]) - 1 >= gap:
