@@ -6333,9 +6333,10 @@ def hundred_armies(
         return marks
     out = dict(marks)
     numbers = _player_numbers(marks)
+    totals = _player_totals(marks)
     for first in (True, False):
         own = {k: marks[k] for k in numbers[first]}
-        d = ARMIES_PER_PLAYER - sum(m.armies or 0 for m in own.values())
+        d = ARMIES_PER_PLAYER - totals[first]
         best: tuple[float, int] | None = None
         for k in sorted(own):
             n = (own[k].armies or 0) + d
@@ -6363,6 +6364,14 @@ def _player_numbers(marks: dict[int, CountryMarks]) -> dict[bool, list[int]]:
         if m.armies is not None:
             own[m.underlined].append(k)
     return own
+
+
+def _player_totals(marks: dict[int, CountryMarks]) -> dict[bool, int]:
+    """Each player's armies read, by underline (True: the first player's)."""
+    totals = {True: 0, False: 0}
+    for m in marks.values():
+        totals[m.underlined] += m.armies or 0
+    return totals
 
 
 def lone_hundred(
@@ -6443,9 +6452,7 @@ def hundred_owners(
     cfg = settings or MarksSettings()
     if not any(m.crossed and m.armies is not None for m in marks.values()):
         return marks
-    totals = {True: 0, False: 0}
-    for m in marks.values():
-        totals[m.underlined] += m.armies or 0
+    totals = _player_totals(marks)
     for over in (True, False):
         a = totals[over] - ARMIES_PER_PLAYER
         b = ARMIES_PER_PLAYER - totals[not over]
@@ -6488,9 +6495,7 @@ def _number_posteriors(
     players whose numbers do not add up to ``ARMIES_PER_PLAYER`` (see
     :func:`hundred_armies`). ``likelihoods``: the log-likelihoods of the closed
     vocabulary for the crops of ``clusters``, in order (see :func:`read_clusters`)."""
-    totals = {True: 0, False: 0}
-    for m in marks.values():
-        totals[m.underlined] += m.armies or 0
+    totals = _player_totals(marks)
     index = {id(c): i for i, c in enumerate(clusters)}
     regions = [
         k
