@@ -887,6 +887,16 @@ class MarksSettings:
         1 or more: off.
     ruling_keep, ruling_angle, ruling_step : float
         See ``ruling_contrast``.
+    ruling_sheared : bool
+        The numbers read as crossed out are also read cleaned of the ruling at each
+        family's own slant (see ``ruling_contrast``: the lines along the rows at the
+        slant of the edges that point up or down, those along the columns at the slant
+        of the edges that point sideways), and the cross-out is the least that either
+        cleaned view reads: the camera's perspective shears a squared page's grid, whose
+        columns then do not lie square to its rows, and a column left in the crop reads
+        as a strike; a pen's strike is darker than the ruling and stays in both views.
+        That view's text is not taken (a digit's stroke along a column goes with it: a
+        4 read as 1 or 2). False: off.
     ruled_text_least : float
         The cleaned crop's text (see ``ruling_contrast``) replaces the reading's only
         with at least this posterior: a crossed-out number's reading is often doubtful
@@ -1481,6 +1491,7 @@ class MarksSettings:
     ruling_keep: float = 1.5  # a pixel on a line up to this many times its darkness: the line
     ruling_angle: float = 40.0  # degrees either side of the window's rows (columns) tried
     ruling_step: float = 2.0  # degrees between the slants tried
+    ruling_sheared: bool = True  # crossed numbers also cleaned at each family's own slant
     ruled_text_least: float = 0.4  # least posterior of the cleaned crop's text taken
     crossed_underlined: bool = True  # a crossed underlined number: cross-out read without it
     second_crossed: float = 0.5
@@ -3230,6 +3241,7 @@ def _ruling_darkness(
     text_h: float,
     cfg: MarksSettings,
     share: float = 0.5,
+    sheared: bool = False,
 ) -> NDArray[np.float32] | None:
     """Darkness of the printed ruling lines running through a cluster's window.
 
@@ -3239,7 +3251,8 @@ def _ruling_darkness(
     lines at about that slant are looked for along the rows, then the columns
     (:func:`_sheared_lines`). Returns the lines' darkness at each pixel (0 off them), or
     None when there is none. ``share``: the least share of each side along which a
-    line is that dark (0.5: its median).
+    line is that dark (0.5: its median). ``sheared``: each family is also looked for at
+    its own slant (see ``MarksSettings.ruling_sheared``).
     """
     x0, y0, x1, y1 = box
     capped = np.minimum(dark, top)
@@ -3266,14 +3279,30 @@ def _ruling_darkness(
     w = 1.0 / (r2 * np.sqrt(r2))  # (|g| (cos 4a, sin 4a) = (c2^2 - s2^2, 2 c2 s2) / |g|^3)
     c4, s4 = float(np.sum((c2 * c2 - s2 * s2) * w)), float(np.sum(2 * c2 * s2 * w))
     slant = float(np.degrees(np.arctan2(s4, c4))) / 4.0
+    # Each family's own slant, directions twice over (a line's two edges agree): the
+    # rows' from the edges pointing up or down, the columns' (along the rows of the
+    # transposed window) from those pointing sideways.
+    own = (None, None)
+    if sheared:
+        g2 = np.sqrt(r2)
+        c2, s2 = c2 / g2, s2 / g2
+        up = yy > xx
+        own = (
+            float(np.degrees(np.arctan2(-np.sum(s2[up]), -np.sum(c2[up])))) / 2.0,
+            float(np.degrees(np.arctan2(-np.sum(s2[~up]), np.sum(c2[~up])))) / 2.0,
+        )
     step = cfg.ruling_step
-    slants = [a + d for a in (slant, -slant) for d in (-step, 0.0, step)]
-    slopes = np.tan(np.radians(np.clip(slants, -cfg.ruling_angle, cfg.ruling_angle)))
+
+    def slopes(own_slant: float | None) -> NDArray[np.float64]:
+        family = (slant, -slant) if own_slant is None else (slant, -slant, own_slant)
+        slants = [a + d for a in family for d in (-step, 0.0, step)]
+        return np.tan(np.radians(np.clip(slants, -cfg.ruling_angle, cfg.ruling_angle)))
+
     rows = cols = None
     if needs[0] is not None:
-        rows = _sheared_lines(capped, (x0, x1), needs[0], slopes, share)
+        rows = _sheared_lines(capped, (x0, x1), needs[0], slopes(own[0]), share)
     if needs[1] is not None:
-        cols = _sheared_lines(across, (y0, y1), needs[1], slopes, share)
+        cols = _sheared_lines(across, (y0, y1), needs[1], slopes(own[1]), share)
     if rows is None and cols is None:
         return None
     if cols is None:
@@ -3395,33 +3424,41 @@ def _reread_ruled(
 
     ``gray``: the grey image in the frame the clusters were cut in. The cross-out is the
     first network's word on the cleaned crop, with the second network's (``second_crossed``,
-    ``second_crossed_weight``) when the first reads it as crossed; the text is the cleaned
-    crop's when that is a number read more surely. The underline is left to
-    :func:`_ruled_underlines`.
+    ``second_crossed_weight``) when the first reads it as crossed (the least of the words
+    on the crop's cleaned views, see ``ruling_sheared``); the text is the cleaned crop's
+    (not the sheared view's) when that is a number read more surely. The underline is left to
+    :func:`_ruled_underlines` (the view at the rows' and columns' common slant).
     """
-    cleaned: dict[int, NDArray[np.float32]] = {}
+    # (Each number's cleaned views, as (number, view, whether its text is taken); see
+    # ``ruling_sheared``.)
+    cleaned: list[tuple[int, NDArray[np.float32], bool]] = []
     for i, r in enumerate(readings):
         if not r.whole_number or r.crossed <= cfg.mark_threshold:
             continue
         view = _ruled_view(i, crops, r.cluster, gray, cfg, ruled)
         if view is not None:
-            cleaned[i] = view
+            cleaned.append((i, view, True))
+        if cfg.ruling_sheared:
+            other = _without_ruling(crops[i], r.cluster, gray, cfg, sheared=True)
+            if other is not None and (view is None or not np.array_equal(view, other)):
+                cleaned.append((i, other, False))
     if not cleaned:
         return readings
-    pick = list(cleaned)
-    x = np.stack([digits.to_input(cleaned[i]) for i in pick])
+    x = np.stack([digits.to_input(v) for _, v, _ in cleaned])
     first = net.run(x)
     crossed = first.crossed.astype(np.float64)
     texts, probs, _, _ = _readings(first.logprobs, pairs=cfg.pair_vocabulary)
-    ask = [j for j in range(len(pick)) if crossed[j] > cfg.second_crossed]
+    ask = [j for j in range(len(cleaned)) if crossed[j] > cfg.second_crossed]
     if ask and cfg.second_crossed < 1.0:
         again = digits.load_second_net().run(x[ask]).crossed
         wt = cfg.second_crossed_weight
         crossed[ask] = (1 - wt) * crossed[ask] + wt * again
     out = list(readings)
-    for j, i in enumerate(pick):
-        out[i] = replace(readings[i], crossed=float(crossed[j]))
-        if texts[j].isdigit() and probs[j] > max(readings[i].probability, cfg.ruled_text_least):
+    least: dict[int, float] = {}
+    for j, (i, _, text) in enumerate(cleaned):
+        least[i] = min(least.get(i, 1.0), float(crossed[j]))
+        out[i] = replace(out[i], crossed=least[i])
+        if text and texts[j].isdigit() and probs[j] > max(out[i].probability, cfg.ruled_text_least):
             out[i] = replace(out[i], text=texts[j], probability=float(probs[j]))
     return out
 
@@ -3484,11 +3521,15 @@ def _ruled_view(
 
 
 def _without_ruling(
-    crop: NDArray[np.float32], cl: Cluster, gray: NDArray[np.uint8], cfg: MarksSettings
+    crop: NDArray[np.float32],
+    cl: Cluster,
+    gray: NDArray[np.uint8],
+    cfg: MarksSettings,
+    sheared: bool = False,
 ) -> NDArray[np.float32] | None:
     """``crop`` (of cluster ``cl``) without the printed ruling lines through it (see
-    :func:`_ruling_darkness`; ``gray``: in the clusters' frame), or None when none of its
-    pixels lies on one (the same crop, the same reading)."""
+    :func:`_ruling_darkness`, ``sheared`` passed on; ``gray``: in the clusters' frame),
+    or None when none of its pixels lies on one (the same crop, the same reading)."""
     if cl.top <= 0:
         return None
     h, w = crop.shape
@@ -3498,7 +3539,8 @@ def _without_ruling(
         return None
     text_h = cl.text_h
     k = _background_side(text_h, cfg)
-    lines = _ruling_darkness(_paper_minus_gray(win, k), cl.crop_box, cl.top, text_h, cfg)
+    dark = _paper_minus_gray(win, k)
+    lines = _ruling_darkness(dark, cl.crop_box, cl.top, text_h, cfg, sheared=sheared)
     if lines is None:
         return None
     # Pixels on a line no darker than the line (times ``ruling_keep``) are the line; a

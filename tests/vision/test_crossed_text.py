@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import cv2
 import numpy as np
 import pytest
 
@@ -145,3 +146,59 @@ def test_the_ruling_free_crops_text_is_taken_only_when_likely_enough() -> None:
     sure = _Shares({"7": 0.6, "1": 0.4}, crossed=0.2)
     got = _reread_ruled(doubtful, [crop], gray, sure, cfg, {0: crop})  # type: ignore[arg-type]
     assert got[0].text == "7" and got[0].probability > 0.5
+
+
+class _Strikes:
+    """Stands in for a network: reads a "0", crossed out when a column at the middle of
+    the input's ink holds ink along most of the ink's rows (a stroke through the digit,
+    top to bottom; a "0"'s sides are at the ink's edges)."""
+
+    def run(self, x: np.ndarray) -> digits.NetOutput:
+        n, steps, classes = len(x), digits.INPUT_W // 4, 1 + len(digits.ALPHABET)
+        p = np.full((n, steps, classes), 1e-6)
+        p[:, :, 0] = 1.0
+        p[:, 2, 0], p[:, 2, 1 + digits.ALPHABET.index("0")] = 1e-6, 1.0
+        p /= p.sum(axis=2, keepdims=True)
+        crossed = np.zeros(n, np.float32)
+        for j, view in enumerate(x):
+            ink = view > 0.1
+            rows = np.count_nonzero(ink.any(axis=1))
+            cols = np.flatnonzero(ink.any(axis=0))
+            c = (cols[0] + cols[-1]) // 2
+            mid = ink[:, c - 1 : c + 2]
+            crossed[j] = 0.9 if np.count_nonzero(mid, axis=0).max() >= 0.7 * rows else 0.1
+        return digits.NetOutput(np.log(p).astype(np.float32), np.zeros(n, np.float32), crossed)
+
+
+def test_a_sheared_grids_column_through_a_number_is_no_cross_out() -> None:
+    """A squared page seen in perspective: its rows run at 10 degrees, its columns upright
+    (not square to the rows). A column through a "0" reads as a strike; the number read
+    again cleaned of the ruling at each family's own slant is not crossed out
+    (``ruling_sheared``), where the rows' slant alone leaves the column in the crop."""
+    from aggression_vision.vision.marks import _reread_ruled
+
+    h, w = 120, 160
+    gray = np.full((h, w), 220, np.uint8)
+    slope = np.tan(np.radians(10.0))
+    for y in range(-40, h + 20, 12):
+        cv2.line(gray, (0, y), (w - 1, int(round(y + slope * (w - 1)))), 170, 2, cv2.LINE_AA)
+    for x in (5, 45, 85, 125):
+        cv2.line(gray, (x, 0), (x, h - 1), 170, 2, cv2.LINE_AA)
+    cv2.ellipse(gray, (85, 60), (8, 12), 0, 0, 360, 40, 3, cv2.LINE_AA)  # column 85 through it
+    gray = cv2.GaussianBlur(gray, (3, 3), 0)  # (a photo's blur)
+    box = (60, 45, 100, 75)
+    top = 180.0
+    dark = 220.0 - gray.astype(np.float32)
+    crop = np.zeros((h, w), np.float32)
+    x0, y0, x1, y1 = box
+    crop[y0:y1, x0:x1] = np.minimum(dark[y0:y1, x0:x1] / top, 1.0)
+    cl = Cluster(1, box, (1,), 1.0, origin=(0, 0), top=top)
+    read = [ClusterReading(cl, "0", 0.9, 0.0, 0.9)]
+    cfg = replace(MarksSettings(), second_crossed=1.0)  # (no second network here)
+    net = _Strikes()
+    assert net.run(digits.to_input(crop)[None]).crossed[0] > 0.5  # (the crop reads as struck)
+    got = _reread_ruled(read, [crop], gray, net, cfg)  # type: ignore[arg-type]
+    assert got[0].crossed < 0.5
+    off = replace(cfg, ruling_sheared=False)
+    got = _reread_ruled(read, [crop], gray, net, off)  # type: ignore[arg-type]
+    assert got[0].crossed > 0.5
