@@ -3241,9 +3241,23 @@ def _ruling_darkness(
     text_h: float,
     cfg: MarksSettings,
     share: float = 0.5,
-    sheared: bool = False,
 ) -> NDArray[np.float32] | None:
-    """Darkness of the printed ruling lines running through a cluster's window.
+    """Darkness of the printed ruling lines running through a cluster's window, the
+    families at their common slant (see :func:`_ruling_lines`)."""
+    return _ruling_lines(dark, box, top, text_h, cfg, share, (False,))[0]
+
+
+def _ruling_lines(
+    dark: NDArray[np.float32],
+    box: tuple[int, int, int, int],
+    top: float,
+    text_h: float,
+    cfg: MarksSettings,
+    share: float,
+    kinds: tuple[bool, ...],
+) -> list[NDArray[np.float32] | None]:
+    """Darkness of the printed ruling lines running through a cluster's window, once
+    per kind of search in ``kinds`` (the window's measures taken once for all).
 
     ``dark``: the window's darkness over the paper; ``box``: the cluster's box in it;
     ``top``: the writing's darkness. The ruling's slant is the dominant direction of the
@@ -3251,7 +3265,7 @@ def _ruling_darkness(
     lines at about that slant are looked for along the rows, then the columns
     (:func:`_sheared_lines`). Returns the lines' darkness at each pixel (0 off them), or
     None when there is none. ``share``: the least share of each side along which a
-    line is that dark (0.5: its median). ``sheared``: each family is also looked for at
+    line is that dark (0.5: its median). A kind True: each family is also looked for at
     its own slant (see ``MarksSettings.ruling_sheared``).
     """
     x0, y0, x1, y1 = box
@@ -3264,7 +3278,7 @@ def _ruling_darkness(
         for c, span in ((capped, (x0, x1)), (across, (y0, y1)))
     ]
     if needs[0] is None and needs[1] is None:
-        return None
+        return [None] * len(kinds)
     gx = cv2.Sobel(capped, cv2.CV_32F, 1, 0, ksize=3)
     gy = cv2.Sobel(capped, cv2.CV_32F, 0, 1, ksize=3)
     gx[y0:y1, x0:x1] = 0.0
@@ -3282,8 +3296,8 @@ def _ruling_darkness(
     # Each family's own slant, directions twice over (a line's two edges agree): the
     # rows' from the edges pointing up or down, the columns' (along the rows of the
     # transposed window) from those pointing sideways.
-    own = (None, None)
-    if sheared:
+    own: tuple[float | None, float | None] = (None, None)
+    if any(kinds):
         g2 = np.sqrt(r2)
         c2, s2 = c2 / g2, s2 / g2
         up = yy > xx
@@ -3298,16 +3312,22 @@ def _ruling_darkness(
         slants = [a + d for a in family for d in (-step, 0.0, step)]
         return np.tan(np.radians(np.clip(slants, -cfg.ruling_angle, cfg.ruling_angle)))
 
-    rows = cols = None
-    if needs[0] is not None:
-        rows = _sheared_lines(capped, (x0, x1), needs[0], slopes(own[0]), share)
-    if needs[1] is not None:
-        cols = _sheared_lines(across, (y0, y1), needs[1], slopes(own[1]), share)
-    if rows is None and cols is None:
-        return None
-    if cols is None:
-        return rows
-    return cols.T if rows is None else np.maximum(rows, cols.T)
+    out: list[NDArray[np.float32] | None] = []
+    for sheared in kinds:
+        rows = cols = None
+        if needs[0] is not None:
+            rows = _sheared_lines(
+                capped, (x0, x1), needs[0], slopes(own[0] if sheared else None), share
+            )
+        if needs[1] is not None:
+            cols = _sheared_lines(
+                across, (y0, y1), needs[1], slopes(own[1] if sheared else None), share
+            )
+        if rows is None or cols is None:
+            out.append(rows if cols is None else cols.T)
+        else:
+            out.append(np.maximum(rows, cols.T))
+    return out
 
 
 def _line_need(
@@ -3435,13 +3455,18 @@ def _reread_ruled(
     for i, r in enumerate(readings):
         if not r.whole_number or r.crossed <= cfg.mark_threshold:
             continue
-        view = _ruled_view(i, crops, r.cluster, gray, cfg, ruled)
+        # Both views from one pass over the window, the common one kept in ``ruled``.
+        kept = ruled is not None and i in ruled
+        kinds = (() if kept else (False,)) + ((True,) if cfg.ruling_sheared else ())
+        views = dict(zip(kinds, _cleaned_views(crops[i], r.cluster, gray, cfg, kinds), strict=True))
+        view = ruled[i] if ruled is not None and kept else views[False]
+        if ruled is not None:
+            ruled[i] = view
         if view is not None:
             cleaned.append((i, view, True))
-        if cfg.ruling_sheared:
-            other = _without_ruling(crops[i], r.cluster, gray, cfg, sheared=True)
-            if other is not None and (view is None or not np.array_equal(view, other)):
-                cleaned.append((i, other, False))
+        other = views.get(True)
+        if other is not None and (view is None or not np.array_equal(view, other)):
+            cleaned.append((i, other, False))
     if not cleaned:
         return readings
     x = np.stack([digits.to_input(v) for _, v, _ in cleaned])
@@ -3521,34 +3546,43 @@ def _ruled_view(
 
 
 def _without_ruling(
+    crop: NDArray[np.float32], cl: Cluster, gray: NDArray[np.uint8], cfg: MarksSettings
+) -> NDArray[np.float32] | None:
+    """``crop`` (of cluster ``cl``) without the printed ruling lines through it (see
+    :func:`_ruling_darkness`; ``gray``: in the clusters' frame), or None when none of its
+    pixels lies on one (the same crop, the same reading)."""
+    return _cleaned_views(crop, cl, gray, cfg, (False,))[0]
+
+
+def _cleaned_views(
     crop: NDArray[np.float32],
     cl: Cluster,
     gray: NDArray[np.uint8],
     cfg: MarksSettings,
-    sheared: bool = False,
-) -> NDArray[np.float32] | None:
-    """``crop`` (of cluster ``cl``) without the printed ruling lines through it (see
-    :func:`_ruling_darkness`, ``sheared`` passed on; ``gray``: in the clusters' frame),
-    or None when none of its pixels lies on one (the same crop, the same reading)."""
-    if cl.top <= 0:
-        return None
+    kinds: tuple[bool, ...],
+) -> list[NDArray[np.float32] | None]:
+    """:func:`_without_ruling` of ``crop`` once per kind of ruling search in ``kinds``
+    (see :func:`_ruling_lines`; the paper's level and the window's measures taken once)."""
+    if not kinds or cl.top <= 0:
+        return [None] * len(kinds)
     h, w = crop.shape
     ox, oy = cl.origin
     win = gray[oy : oy + h, ox : ox + w]
     if win.shape != crop.shape:
-        return None
+        return [None] * len(kinds)
     text_h = cl.text_h
     k = _background_side(text_h, cfg)
     dark = _paper_minus_gray(win, k)
-    lines = _ruling_darkness(dark, cl.crop_box, cl.top, text_h, cfg, sheared=sheared)
-    if lines is None:
-        return None
-    # Pixels on a line no darker than the line (times ``ruling_keep``) are the line; a
-    # pen stroke crossing it is darker and kept.
-    on_line = (crop * cl.top <= cfg.ruling_keep * lines) & (crop > 0)
-    if not on_line.any():
-        return None
-    return np.where(on_line, 0.0, crop).astype(np.float32)
+    views: list[NDArray[np.float32] | None] = []
+    for lines in _ruling_lines(dark, cl.crop_box, cl.top, text_h, cfg, 0.5, kinds):
+        if lines is None:
+            views.append(None)
+            continue
+        # Pixels on a line no darker than the line (times ``ruling_keep``) are the line;
+        # a pen stroke crossing it is darker and kept.
+        on_line = (crop * cl.top <= cfg.ruling_keep * lines) & (crop > 0)
+        views.append(np.where(on_line, 0.0, crop).astype(np.float32) if on_line.any() else None)
+    return views
 
 
 def _background_side(text_h: float, cfg: MarksSettings) -> int:
