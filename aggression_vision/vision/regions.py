@@ -1204,6 +1204,9 @@ def swallowed_countries(
     *,
     min_inradius: float,
     min_area: float,
+    hull: float = 0.0,
+    hull_area: float = 0.0,
+    min_share: float = 0.0,
 ) -> NDArray[np.bool_]:
     """Paper areas that held a country before gap closing and hold none after.
 
@@ -1226,10 +1229,19 @@ def swallowed_countries(
         Pixels.
     min_area : float
         Square pixels.
+    hull : float
+        Pixels: a paper area too thin for the disc that holds it once closed
+        with a disc this wide (over the strokes of a digit welded to its
+        border) and ``hull_area`` pixels is swallowed too, digit included,
+        when at least ``min_share`` of the paper within ``hull`` pixels
+        around it is ``countries``'. 0 turns that test off.
+    hull_area, min_share : float
+        Square pixels; a share of 0..1.
 
     Returns
     -------
-    (H, W) bool, the paper of the swallowed countries (before closing).
+    (H, W) bool, the paper of the swallowed countries (before closing), and
+    the digits' ink that the closed areas cover.
     """
     free = (~raw_borders).astype(np.uint8)
     h, w = free.shape
@@ -1238,19 +1250,46 @@ def swallowed_countries(
     found = (countries > 0) | sea
     # Most photos have no room for a country outside those found: stop early.
     seeds = (dist >= min_inradius) & ~found
-    if not seeds.any():
+    if not seeds.any() and hull <= 0:
         return none
-    count, pockets = cv2.connectedComponents(free, connectivity=8)
+    count, pockets, stats, _ = connected_components(free)
     big = np.zeros(count, dtype=bool)
     big[np.unique(pockets[seeds])] = True
-    big &= np.bincount(pockets.ravel(), minlength=count) >= min_area
-    big[_edge_labels(pockets)] = False
+    area = stats[:, cv2.CC_STAT_AREA]
+    big &= area >= min_area
+    edge = _edge_labels(pockets)
+    big[edge] = False
     big[0] = False
-    if not big.any():
-        return none
     # bincount rather than unique: no sort of a million labels.
-    big &= np.bincount(pockets[found], minlength=count) == 0
-    return big.take(pockets)
+    empty = np.bincount(pockets[found], minlength=count) == 0
+    big &= empty
+    out = big.take(pockets)
+    if hull <= 0:
+        return out
+    # A digit welded to a border of a small country leaves it a ring of
+    # paper too thin for the disc: the paper closed over the digit (its
+    # strokes have the area's paper on both sides) holds it. Only among
+    # countries: words welded to a box on a sheet of diagrams leave such
+    # rings too, with the sea and other rings of the words around.
+    wide = np.minimum(stats[:, cv2.CC_STAT_WIDTH], stats[:, cv2.CC_STAT_HEIGHT]) >= 2 * min_inradius
+    ring = wide & empty & ~big & (area >= hull_area / 2)
+    ring[edge] = False
+    ring[0] = False
+    disk, around = _disk(hull), _disk(2 * hull)
+    m = 2 * int(np.ceil(hull))
+    for k in np.nonzero(ring)[0]:
+        x, y, cw, ch = (int(v) for v in stats[k, :4])
+        y0, x0, y1, x1 = max(0, y - m), max(0, x - m), min(h, y + ch + m), min(w, x + cw + m)
+        mine = (pockets[y0:y1, x0:x1] == k).view(np.uint8)
+        held = cv2.morphologyEx(mine, cv2.MORPH_CLOSE, disk)
+        if int(held.sum()) < hull_area:
+            continue
+        if cv2.distanceTransform(held, cv2.DIST_L2, 5).max() < min_inradius:
+            continue
+        band = cv2.dilate(held, around).view(bool) & ~held.view(bool) & ~raw_borders[y0:y1, x0:x1]
+        if band.any() and (countries[y0:y1, x0:x1][band] > 0).mean() >= min_share:
+            out[y0:y1, x0:x1] |= held.view(bool)
+    return out
 
 
 def cut_pockets(
@@ -2778,9 +2817,13 @@ def segment(
             loose.sea,
             min_inradius=settings.stub_country_inradius * lw,
             min_area=settings.swallowed_min_area * lw * lw,
+            hull=settings.swallowed_hull * lw,
+            hull_area=settings.country_min_area * lw * lw,
+            min_share=settings.swallowed_hull_share,
         )
         if swallowed.any():
             borders &= ~swallowed
+            writing |= swallowed & mask
             loose = loosely()
     if settings.neck_end_reach > 0:
         # Closing also joins lines that pass close without stopping there:

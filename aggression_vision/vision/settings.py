@@ -571,6 +571,16 @@ class ReaderSettings:
         digit and the border it touches. Twice ``country_min_area``: pockets
         between the letters of a word welded to a box reach that minimum,
         a country emptied by a big digit is bigger. 0 turns it off.
+    swallowed_hull : float
+        Line widths: a paper area too thin for that disc holds it once closed
+        with a disc this wide (over the strokes of a digit welded to a border
+        inside a small country, which have the area's paper on both sides);
+        the digit is then writing. 0 turns it off.
+    swallowed_hull_share : float
+        ... when at least this share of the paper within ``swallowed_hull``
+        line widths around it is countries' (found after closing): a small
+        country lies among countries, words welded to a box on a sheet of
+        diagrams among the sea and the other pockets of the words.
     cut_pocket_inradius : float
         A paper area that gap closing splits into exactly two countries, both
         with an inscribed radius under this many line widths, was cut into
@@ -927,6 +937,8 @@ class ReaderSettings:
     welded_stroke_share: float = 0.8
     welded_stroke_clean: float = 0.5
     swallowed_min_area: float = 80.0
+    swallowed_hull: float = 3.0
+    swallowed_hull_share: float = 0.35
     cut_pocket_inradius: float = 3.5
     welded_split_extent: float = 2.0
     welded_split_stroke: float = 0.5  # ... and holds a bent stroke this long (writing heights) ...

@@ -423,6 +423,43 @@ def test_a_country_swallowed_by_gap_closing_is_found_again() -> None:
     assert not swallowed_countries(raw, countries, sea, min_inradius=20.0, min_area=2000.0).any()
 
 
+def test_a_small_country_around_a_welded_digit_is_found_again() -> None:
+    # A small box whose digit (a T) is welded to its right side: the paper
+    # around it is a ring too thin for the disc, the box with the digit's
+    # strokes closed over holds it. Closing filled it all: no country.
+    raw = np.zeros((100, 100), dtype=bool)
+    raw[10:13, 10:73] = raw[70:73, 10:73] = True
+    raw[10:73, 10:13] = raw[10:73, 70:73] = True
+    raw[40:43, 35:70] = raw[22:60, 35:38] = True  # the digit
+    countries = np.ones(raw.shape, dtype=np.int32)  # the box's neighbours
+    countries[10:73, 10:73] = 0
+    sea = np.zeros(raw.shape, dtype=bool)
+    sea[:5] = True
+    countries[sea] = 0
+
+    def found(hull: float, around: NDArray[np.int32] = countries) -> NDArray[np.bool_]:
+        return swallowed_countries(
+            raw,
+            around,
+            sea,
+            min_inradius=15.0,
+            min_area=3000.0,
+            hull=hull,
+            hull_area=1500.0,
+            min_share=0.35,
+        )
+
+    assert not found(0.0).any()
+    out = found(9.0)
+    assert out[25, 25] and out[55, 60]  # the ring's paper ...
+    assert out[41, 50] and out[30, 36]  # ... and the digit's strokes
+    assert not out[11, 40] and not out[40, 71] and not out[80, 40]  # not the box nor outside
+    # The digit's strokes wider than the disc: they are no writing.
+    assert not found(2.0).any()
+    # Among no countries (the sea, words' pockets): not a country.
+    assert not found(9.0, np.zeros_like(countries)).any()
+
+
 def test_a_straight_piece_of_border_cut_off_by_gaps_is_no_writing() -> None:
     # Writing-sized: under 6% of the 1000 px side.
     mask = np.zeros((1000, 1000), dtype=np.uint8)
