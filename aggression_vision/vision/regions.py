@@ -1240,8 +1240,9 @@ def swallowed_countries(
 
     Returns
     -------
-    (H, W) bool, the paper of the swallowed countries (before closing), and
-    the digits' ink that the closed areas cover.
+    (H, W) bool, the paper of the swallowed countries (before closing), with
+    the digits' ink that the closed rings cover (the caller gives that ink to
+    the writing).
     """
     free = (~raw_borders).astype(np.uint8)
     h, w = free.shape
@@ -1271,6 +1272,8 @@ def swallowed_countries(
     # strokes have the area's paper on both sides) holds it. Only among
     # countries: words welded to a box on a sheet of diagrams leave such
     # rings too, with the sea and other rings of the words around.
+    # Candidates: boxes wide enough for the disc, and at least half of the
+    # hull's area in the ring's own paper (the digit's strokes cover the rest).
     wide = np.minimum(stats[:, cv2.CC_STAT_WIDTH], stats[:, cv2.CC_STAT_HEIGHT]) >= 2 * min_inradius
     ring = wide & empty & ~big & (area >= hull_area / 2)
     ring[edge] = False
