@@ -3459,9 +3459,12 @@ def _reread_ruled(
         kept = ruled is not None and i in ruled
         kinds = (() if kept else (False,)) + ((True,) if cfg.ruling_sheared else ())
         views = dict(zip(kinds, _cleaned_views(crops[i], r.cluster, gray, cfg, kinds), strict=True))
-        view = ruled[i] if ruled is not None and kept else views[False]
-        if ruled is not None:
-            ruled[i] = view
+        if ruled is not None and kept:
+            view = ruled[i]
+        else:
+            view = views[False]
+            if ruled is not None:
+                ruled[i] = view
         if view is not None:
             cleaned.append((i, view, True))
         other = views.get(True)
