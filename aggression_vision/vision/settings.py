@@ -440,6 +440,16 @@ class ReaderSettings:
         shadow on the sheet).
     gap_close : float
         Border gaps up to this many line widths are closed.
+    gap_end_min_branch : float
+        Line widths: a loose line end at least this long from its junction
+        is joined to another such loose end it faces up to ``gap_close``
+        line widths away (tip to tip), which the closing alone leaves open
+        beyond about two line widths (0: off). The end faced must be a drawn
+        line's, no thicker than ``bridge_max_thickness`` (not a blob of
+        writing welded by closing); an end facing a line is left to the
+        bridging.
+    gap_end_cone : float
+        Degrees aside of a loose end's direction it may be joined.
     gap_step_edge : float
         Within this many line widths of the working image's edge the
         diagonal steps of what closing added are left open (a notebook's
@@ -898,6 +908,8 @@ class ReaderSettings:
     paper_area_inside: float = 0.1
     paper_area_crossing: float = 0.1
     gap_close: float = 3.0
+    gap_end_min_branch: float = 3.0
+    gap_end_cone: float = 20.0
     gap_step_edge: float = 6.0
     bridge_reach: float = 12.0
     bridge_min_branch: float = 6.0

@@ -23,6 +23,7 @@ from aggression_vision.vision.regions import (
     close_gaps,
     curled_branches,
     cut_pockets,
+    join_facing_ends,
     linked_fragments,
     neck_closings,
     segment,
@@ -215,6 +216,68 @@ def test_close_gaps_bridges_only_small_gaps() -> None:
     closed = close_gaps(mask, gap=6)
     assert closed[20, 30:33].all()
     assert not closed[20, 52:58].any()
+
+
+def _join(mask: NDArray[np.bool_], w: int) -> NDArray[np.bool_]:
+    closed = close_gaps(mask, gap=3 * w)
+    return join_facing_ends(
+        closed, mask, line_width=w, gap=3 * w, min_branch=3 * w, cone=20, max_thickness=2 * w
+    )
+
+
+def test_facing_line_ends_are_joined_up_to_the_closing_gap() -> None:
+    # Closing with a disk 3 line widths across reopens the join of two line
+    # ends more than about 2 line widths apart; the ends are joined up to 3.
+    w = 5
+    for gap, joined in ((13, True), (15, True), (18, False)):
+        mask = np.zeros((60, 220), bool)
+        mask[28:33, 20:100] = True
+        mask[28:33, 100 + gap : 200] = True
+        assert not close_gaps(mask, gap=3 * w)[30, 100 : 100 + gap].all()
+        assert bool(_join(mask, w)[30, 100 : 100 + gap].all()) is joined
+
+
+def test_a_line_end_facing_a_blob_is_not_joined_to_it() -> None:
+    # A line ending 2.6 line widths short of the corner a bar's end makes
+    # with it: joined when the bar is a drawn line, not when it is three line
+    # widths thick (writing welded together by closing).
+    w = 5
+    for thick, joined in ((5, True), (15, False)):
+        mask = np.zeros((160, 220), bool)
+        mask[28:33, 20:100] = True
+        mask[28:150, 113 : 113 + thick] = True
+        assert not close_gaps(mask, gap=3 * w)[30, 100:113].all()
+        assert bool(_join(mask, w)[30, 100:113].all()) is joined
+
+
+def test_a_line_end_facing_a_line_is_not_joined_to_it() -> None:
+    # A stroke hanging off a border towards another one 2.6 line widths away
+    # may be a number's stroke as well as a broken border: only two loose
+    # ends facing each other are joined (the later bridging sees the rest).
+    w = 5
+    for top in (67, 15):
+        mask = np.zeros((120, 200), bool)
+        mask[10:15, 10:190] = True  # the border the stroke hangs off
+        mask[100:105, 10:190] = True  # the border it faces
+        mask[top:87, 98:103] = True  # 13 px (2.6 line widths) short of it
+        assert not _join(mask, w)[100 - 13 : 100, 100].all()
+
+
+def test_a_border_broken_short_of_the_closing_gap_separates_its_countries() -> None:
+    # A column of two small countries whose shared border, hanging between
+    # two junctions by short branches (no later bridging for them), has a
+    # gap closing leaves open (about 2.8 line widths tip to tip): joined.
+    img = _paper()
+    cv2.rectangle(img, (150, 120), (750, 600), INK, LW, cv2.LINE_AA)
+    for x in (418, 482):
+        cv2.line(img, (x, 120), (x, 600), INK, LW, cv2.LINE_AA)
+    cv2.line(img, (418, 360), (440, 360), INK, LW, cv2.LINE_AA)
+    cv2.line(img, (460, 360), (482, 360), INK, LW, cv2.LINE_AA)
+    seg = segment(img)
+    assert len(seg.regions) == 4
+    assert 0 != _cell_of(seg, 450, 250) != _cell_of(seg, 450, 470) != 0
+    off = segment(img, settings=replace(ReaderSettings(), gap_end_min_branch=0.0))
+    assert len(off.regions) == 3
 
 
 def test_point_contact_is_shorter_than_a_shared_border() -> None:
