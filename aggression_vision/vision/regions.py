@@ -123,12 +123,9 @@ def join_facing_ends(
     for (y, x), path in zip(ends, paths, strict=True):
         if len(path) < min_branch:
             continue
-        back = path[min(len(path) - 1, walk)]
-        d = np.array([y - back[0], x - back[1]], dtype=np.float64)
-        norm = float(np.hypot(*d))
-        if norm < 1:
+        d = _end_direction(path, (int(y), int(x)), walk)
+        if d is None:
             continue
-        d /= norm
         own = np.array(path, dtype=np.float64)
         best = None
         for a in angles:
@@ -169,12 +166,11 @@ def join_facing_ends(
             max(0, ty - facing) : ty + facing + 1, max(0, tx - facing) : tx + facing + 1
         ].any():
             continue  # it faces a line or a blob, not another line's loose end
-        if on_ruling is not None:
-            f = np.linspace(0.0, 1.0, max(2, int(np.hypot(ty - y, tx - x))))
-            yy = np.round(y + f * (ty - y)).astype(int)
-            xx = np.round(x + f * (tx - x)).astype(int)
-            if on_ruling[yy, xx].mean() > max_on_ruling:
-                continue
+        if (
+            on_ruling is not None
+            and _ruling_share(on_ruling, (int(y), int(x)), (ty, tx)) > max_on_ruling
+        ):
+            continue
         cv2.line(out, (int(x), int(y)), (tx, ty), 1, thickness)
     return out.astype(bool)
 
@@ -396,6 +392,32 @@ def _near_ruling(ruling: NDArray[np.bool_]) -> NDArray[np.bool_]:
     return cv2.dilate(ruling.astype(np.uint8), np.ones((size, size), np.uint8)) > 0
 
 
+def _end_direction(
+    path: list[tuple[int, int]], end: tuple[int, int], walk: int
+) -> NDArray[np.float64] | None:
+    """The unit direction a line leaves its loose ``end`` in, from the skeleton
+    pixel ``walk`` steps back along ``path`` (its last when shorter); None when
+    that is less than a pixel away."""
+    back = path[min(len(path) - 1, walk)]
+    d = np.array([end[0] - back[0], end[1] - back[1]], dtype=np.float64)
+    norm = float(np.hypot(*d))
+    if norm < 1:
+        return None
+    return d / norm
+
+
+def _ruling_share(
+    on_ruling: NDArray[np.bool_], start: tuple[int, int], stop: tuple[int, int]
+) -> float:
+    """The share of the straight stroke from ``start`` to ``stop`` (a pixel a
+    step, both ends included) that lies on ``on_ruling``."""
+    (y, x), (ty, tx) = start, stop
+    f = np.linspace(0.0, 1.0, max(2, int(np.hypot(ty - y, tx - x))))
+    yy = np.round(y + f * (ty - y)).astype(int)
+    xx = np.round(x + f * (tx - x)).astype(int)
+    return float(on_ruling[yy, xx].mean())
+
+
 def _loose_ends(skeleton: NDArray[np.bool_]) -> NDArray[np.bool_]:
     """Skeleton pixels with exactly one skeleton neighbour: where a line stops."""
     count = cv2.filter2D(
@@ -495,12 +517,9 @@ def bridge_ends(
             # A thin line is what is left of a printed ruling line; a thick
             # band is a shadow or the edge of the sheet, not a drawn line.
             continue
-        back = path[min(len(path) - 1, walk)]
-        d = np.array([y - back[0], x - back[1]], dtype=np.float64)
-        norm = float(np.hypot(*d))
-        if norm < 1:
+        d = _end_direction(path, (int(y), int(x)), walk)
+        if d is None:
             continue
-        d /= norm
         y0, y1 = max(0, y - r), min(h, y + r + 1)
         x0, x1 = max(0, x - r), min(w, x + r + 1)
         win = skeleton[y0:y1, x0:x1].copy()
@@ -533,18 +552,18 @@ def bridge_ends(
             ].any()
         ):
             continue
-        if on_ruling is not None:
-            f = np.linspace(0.0, 1.0, max(2, int(length)))
-            yy = np.round(y + f * (ty - y)).astype(int)
-            xx = np.round(x + f * (tx - x)).astype(int)
-            if on_ruling[yy, xx].mean() > max_on_ruling and not (
+        if (
+            on_ruling is not None
+            and _ruling_share(on_ruling, (int(y), int(x)), (int(ty), int(tx))) > max_on_ruling
+            and not (
                 thick >= end_to_end_thickness
                 and loose[
                     max(0, ty - END_TO_END_PX) : ty + END_TO_END_PX + 1,
                     max(0, tx - END_TO_END_PX) : tx + END_TO_END_PX + 1,
                 ].any()
-            ):
-                continue
+            )
+        ):
+            continue
         cv2.line(out, (int(x), int(y)), (int(tx), int(ty)), 1, thickness)
     return out.astype(bool)
 
