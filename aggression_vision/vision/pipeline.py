@@ -147,10 +147,29 @@ def read_image(
     """
     quad = None if corners is None else np.asarray(corners, dtype=np.float64).reshape(4, 2)
     seg = segment(image, corners=quad, settings=settings, photo_size=photo_size)
+    return read_segmented(seg, ocr=ocr), seg
+
+
+def read_segmented(seg: Segmentation, *, ocr: str = "cnn") -> dict[str, Any]:
+    """The state document of a segmented photo: its marks read (timed in
+    ``seg.timings["marks"]``), then :func:`build_document`.
+
+    Parameters
+    ----------
+    seg : Segmentation
+        The region stage's result.
+    ocr : {"cnn", "tesseract"}
+        Number reader of the marks stage.
+
+    Returns
+    -------
+    dict
+        The state document.
+    """
     t0 = time.perf_counter()
     marks, warnings = _read_marks(seg, ocr)
     seg.timings["marks"] = time.perf_counter() - t0
-    return build_document(seg, marks, warnings=warnings), seg
+    return build_document(seg, marks, warnings=warnings)
 
 
 def read_photo(
