@@ -39,18 +39,13 @@ def regions_only(path: str | Path, *, ocr: str = "cnn") -> dict[str, Any]:
     dict
         A state document whose countries have polygons and null armies.
     """
-    from aggression_vision.vision.load import load_image
-    from aggression_vision.vision.pipeline import build_document
+    from aggression_vision.vision.pipeline import build_document, load_photo
     from aggression_vision.vision.regions import segment
     from aggression_vision.vision.settings import ReaderSettings
 
     settings = ReaderSettings()
     # The same decoding as the pipeline's read_photo, so that times compare.
-    image, photo_size = load_image(
-        path,
-        max_pixels=settings.max_pixels,
-        min_long_side=int(settings.working_long_side * settings.decode_oversampling),
-    )
+    image, photo_size = load_photo(path, settings)
     return build_document(segment(image, settings=settings, photo_size=photo_size))
 
 
@@ -86,8 +81,7 @@ def cached_regions(path: str | Path, *, ocr: str = "cnn") -> dict[str, Any]:
     dict
         The state document, as :func:`aggression_vision.vision.pipeline.read_photo`'s.
     """
-    from aggression_vision.vision.load import load_image
-    from aggression_vision.vision.pipeline import read_segmented
+    from aggression_vision.vision.pipeline import load_photo, read_segmented
     from aggression_vision.vision.regions import segment
     from aggression_vision.vision.settings import ReaderSettings
 
@@ -105,11 +99,7 @@ def cached_regions(path: str | Path, *, ocr: str = "cnn") -> dict[str, Any]:
             seg = pickle.load(f)
     else:
         settings = ReaderSettings()
-        image, photo_size = load_image(
-            photo,
-            max_pixels=settings.max_pixels,
-            min_long_side=int(settings.working_long_side * settings.decode_oversampling),
-        )
+        image, photo_size = load_photo(photo, settings)
         seg = segment(image, settings=settings, photo_size=photo_size)
         folder.mkdir(parents=True, exist_ok=True)
         part = cache.with_name(f"{cache.name}.{os.getpid()}.part")

@@ -203,12 +203,28 @@ def read_photo(
         No map was found on it.
     """
     settings = settings or ReaderSettings()
-    image, photo_size = load_image(
-        path,
-        max_pixels=settings.max_pixels,
-        min_long_side=int(settings.working_long_side * settings.decode_oversampling),
-    )
+    image, photo_size = load_photo(path, settings)
     document, _ = read_image(
         image, photo_size=photo_size, corners=corners, ocr=ocr, settings=settings
     )
     return document
+
+
+def load_photo(
+    path: str | Path, settings: ReaderSettings | None = None
+) -> tuple[NDArray[np.uint8], tuple[int, int]]:
+    """Decode a photo as the reader does (:func:`load_image` with the reader's pixel limit
+    and working size).
+
+    Returns
+    -------
+    image : (H, W, 3) uint8 BGR
+    photo_size : (width, height)
+        The size of the photo as displayed (``image`` may be reduced).
+    """
+    settings = settings or ReaderSettings()
+    return load_image(
+        path,
+        max_pixels=settings.max_pixels,
+        min_long_side=int(settings.working_long_side * settings.decode_oversampling),
+    )
