@@ -11,6 +11,7 @@ marks stage is measured again in a fraction of the time (a developer's loop).
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
 import pickle
@@ -49,8 +50,10 @@ def regions_only(path: str | Path, *, ocr: str = "cnn") -> dict[str, Any]:
     return build_document(segment(image, settings=settings, photo_size=photo_size))
 
 
+@functools.cache
 def _region_code_digest() -> str:
-    """A short digest of the region stage's source (see ``REGION_MODULES``)."""
+    """A short digest of the region stage's source (see ``REGION_MODULES``), read once
+    per process."""
     folder = Path(__file__).resolve().parent.parent / "vision"
     h = hashlib.sha256()
     for name in REGION_MODULES:

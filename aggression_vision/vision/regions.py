@@ -97,19 +97,15 @@ def join_facing_ends(
     (H, W) bool, a superset of ``closed``.
     """
     h, w = closed.shape
-    skeleton = thin(closed)
-    loose = _loose_ends(skeleton)
-    ends = np.argwhere(loose)
+    skeleton, loose, ends = _skeleton_ends(closed)
     if len(ends) == 0:
         return closed
     out = closed.astype(np.uint8)
     walk = int(np.ceil(max(min_branch, GAP_END_WALK_LW * line_width)))
     facing = max(1, int(round(END_FACING_LW * line_width)))
-    on_ruling = None
-    if ruling is not None and ruling.any() and max_on_ruling < 1.0:
-        on_ruling = _near_ruling(ruling)
+    on_ruling = _ruling_zone(ruling, max_on_ruling)
     thickness = max(1, int(round(line_width)))
-    limit = gap + 3.0 * line_width
+    limit = gap + GAP_END_RAY_LW * line_width
     steps = np.arange(0.0, limit, 0.5)
     angles = np.radians(np.linspace(-cone, cone, 7))
     paths = [_branch_from(skeleton, (int(y), int(x)), walk)[0] for y, x in ends]
@@ -139,18 +135,17 @@ def join_facing_ends(
                 yy, xx = yy[:n], xx[:n]
             on = mask[yy, xx]
             off = np.flatnonzero(~on)
-            if len(off) == 0 or steps[off[0]] > line_width * 2.0:
+            if len(off) == 0 or steps[off[0]] > GAP_END_LEAVE_LW * line_width:
                 continue  # never leaves its own ink: a blob
             # The next ink not of its own line (a ragged tip's notch is).
             after = off[0] + np.flatnonzero(on[off[0] :])
-            far_ = [
-                k
-                for k in after
-                if np.hypot(own[:, 0] - yy[k], own[:, 1] - xx[k]).min() > 1.5 * line_width
-            ][:1]
-            if not far_:
+            apart = GAP_END_OWN_LW * line_width
+            j = next(
+                (k for k in after if np.hypot(own[:, 0] - yy[k], own[:, 1] - xx[k]).min() > apart),
+                None,
+            )
+            if j is None:
                 continue
-            j = far_[0]
             if on[off[0] : j].sum() > 0 and steps[j] - steps[off[0]] > gap:
                 continue
             run = float((~on[off[0] : j]).sum()) * 0.5
@@ -162,9 +157,7 @@ def join_facing_ends(
         if best is None:
             continue
         ty, tx = best[1], best[2]
-        if not loose[
-            max(0, ty - facing) : ty + facing + 1, max(0, tx - facing) : tx + facing + 1
-        ].any():
+        if not _any_near(loose, (ty, tx), facing):
             continue  # it faces a line or a blob, not another line's loose end
         if (
             on_ruling is not None
@@ -350,6 +343,16 @@ END_FACING_LW = 1.5
 #: to find its direction and its own line (a ragged tip's notch is no target).
 GAP_END_WALK_LW = 6.0
 
+#: Line widths :func:`join_facing_ends`' rays reach beyond ``gap`` (the end's
+#: skeleton pixel lies inside its ink, and so does the faced end's).
+GAP_END_RAY_LW = 3.0
+
+#: Line widths within which a ray must leave its own ink (else the end is a blob's).
+GAP_END_LEAVE_LW = 2.0
+
+#: Line widths ink must lie from the end's own branch to be another line's.
+GAP_END_OWN_LW = 1.5
+
 #: Line widths :func:`bridge_ends` walks back at least from a loose end to find
 #: the border's direction (``min_branch`` when longer).
 BRIDGE_WALK_LW = 4.0
@@ -416,6 +419,32 @@ def _ruling_share(
     yy = np.round(y + f * (ty - y)).astype(int)
     xx = np.round(x + f * (tx - x)).astype(int)
     return float(on_ruling[yy, xx].mean())
+
+
+def _ruling_zone(
+    ruling: NDArray[np.bool_] | None, max_on_ruling: float
+) -> NDArray[np.bool_] | None:
+    """:func:`_near_ruling` of ``ruling`` when joins along it are limited
+    (``max_on_ruling`` below 1 and some ruling removed), else None."""
+    if ruling is None or not ruling.any() or max_on_ruling >= 1.0:
+        return None
+    return _near_ruling(ruling)
+
+
+def _any_near(mask: NDArray[np.bool_], at: tuple[int, int], r: int) -> bool:
+    """Whether ``mask`` holds a pixel within ``r`` pixels (a square) of ``at``."""
+    y, x = at
+    return bool(mask[max(0, y - r) : y + r + 1, max(0, x - r) : x + r + 1].any())
+
+
+def _skeleton_ends(
+    mask: NDArray[np.bool_],
+) -> tuple[NDArray[np.bool_], NDArray[np.bool_], NDArray[np.intp]]:
+    """The skeleton of ``mask``, its loose ends (:func:`_loose_ends`) and their
+    (y, x) positions."""
+    skeleton = thin(mask)
+    loose = _loose_ends(skeleton)
+    return skeleton, loose, np.argwhere(loose)
 
 
 def _loose_ends(skeleton: NDArray[np.bool_]) -> NDArray[np.bool_]:
@@ -488,17 +517,13 @@ def bridge_ends(
     (H, W) bool, a superset of ``borders``.
     """
     h, w = borders.shape
-    skeleton = thin(borders)
-    loose = _loose_ends(skeleton)
-    ends = np.argwhere(loose)
+    skeleton, loose, ends = _skeleton_ends(borders)
     if len(ends) == 0:
         return borders
     # Half the stroke's thickness at each skeleton pixel.
     half = cv2.distanceTransform(borders.astype(np.uint8), cv2.DIST_L2, 3)
     out = borders.astype(np.uint8)
-    on_ruling = None
-    if ruling is not None and ruling.any() and max_on_ruling < 1.0:
-        on_ruling = _near_ruling(ruling)
+    on_ruling = _ruling_zone(ruling, max_on_ruling)
     cos_cone = float(np.cos(np.radians(cone)))
     walk = int(np.ceil(max(min_branch, BRIDGE_WALK_LW * line_width)))
     thickness = max(1, int(round(line_width)))
@@ -557,10 +582,7 @@ def bridge_ends(
             and _ruling_share(on_ruling, (int(y), int(x)), (int(ty), int(tx))) > max_on_ruling
             and not (
                 thick >= end_to_end_thickness
-                and loose[
-                    max(0, ty - END_TO_END_PX) : ty + END_TO_END_PX + 1,
-                    max(0, tx - END_TO_END_PX) : tx + END_TO_END_PX + 1,
-                ].any()
+                and _any_near(loose, (int(ty), int(tx)), END_TO_END_PX)
             )
         ):
             continue
