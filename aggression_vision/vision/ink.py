@@ -1406,7 +1406,7 @@ def _kept_by_sheet(
     return keep.take(labels)  # (take: the same gather, faster than indexing)
 
 
-def find_ink(image: NDArray[np.uint8], *, settings: ReaderSettings) -> Ink:
+def find_ink(image: NDArray[np.uint8], *, settings: ReaderSettings, rectified: bool = False) -> Ink:
     """Find the drawn ink of the working image.
 
     Parameters
@@ -1414,6 +1414,9 @@ def find_ink(image: NDArray[np.uint8], *, settings: ReaderSettings) -> Ink:
     image : (H, W, 3) uint8 BGR
         The working image.
     settings : ReaderSettings
+    rectified : bool
+        Whether the working image is the rectified sheet (no table around it:
+        no ink is dropped as lying off the sheet, see ``paper_area_rectified``).
 
     Returns
     -------
@@ -1428,12 +1431,13 @@ def find_ink(image: NDArray[np.uint8], *, settings: ReaderSettings) -> Ink:
     # The table around a sheet the frame cuts off is no paper: its grain
     # would set the ruling's direction, and it is no faint drawing.
     area = paper_area(image, settings=settings) if settings.paper_area_max > 0 else None
-    ink = _ink_at(image, gray, darkness, area, None, settings=settings)
+    drop = not rectified or settings.paper_area_rectified
+    ink = _ink_at(image, gray, darkness, area, None, settings=settings, drop=drop)
     gain = _ruling_contrast_gain(darkness, paper, ink.ruling, settings=settings)
     if gain is not None:
         # Glare or a faint print washes out the drawing with the ruling:
         # read again with the contrast brought up to the ruling's usual one.
-        ink = _ink_at(image, gray, darkness, area, gain, settings=settings)
+        ink = _ink_at(image, gray, darkness, area, gain, settings=settings, drop=drop)
     return ink
 
 
@@ -1586,8 +1590,13 @@ def _ink_at(
     gain: NDArray[np.float32] | None,
     *,
     settings: ReaderSettings,
+    drop: bool = True,
 ) -> Ink:
-    """The ink of ``find_ink`` from the darkness ``raw`` raised ``gain`` times (if not None)."""
+    """The ink of ``find_ink`` from the darkness ``raw`` raised ``gain`` times (if not None).
+
+    ``drop``: whether the ink off the sheet's ``area`` is dropped (the
+    area still bounds the ruling search and the faint drawing's gain).
+    """
     darkness = raw if gain is None else np.minimum(raw * gain, 1.0)
     weak = darkness > settings.ink_darkness
     strong = darkness > settings.ink_darkness_strong
@@ -1695,7 +1704,7 @@ def _ink_at(
     # even red pens) is dark there too.
     red_darkness, _ = paper_darkness(image[:, :, 2], settings=settings)
     mask &= red_darkness >= settings.ink_pink_red * raw
-    if settings.paper_area_max > 0 and mask.any():
+    if settings.paper_area_max > 0 and mask.any() and drop:
         mask = _off_the_sheet(area, mask, settings=settings)
     line_width = stroke_width(mask)
     return Ink(gray, darkness, mask, ruling, line_width)

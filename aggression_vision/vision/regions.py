@@ -2875,7 +2875,7 @@ def segment(
     t1 = time.perf_counter()
     timings["page"] = t1 - t0
 
-    ink = find_ink(work, settings=settings)
+    ink = find_ink(work, settings=settings, rectified=page.rectified)
     mask = ink.mask.copy()
     if page.rectified:
         # The sheet's own edge (shadow, curl) is not a border.

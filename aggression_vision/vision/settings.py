@@ -438,6 +438,12 @@ class ReaderSettings:
         Nothing is dropped when components crossing the sheet area's side
         hold this fraction of the ink outside it (a drawing runs on into a
         shadow on the sheet).
+    paper_area_rectified : bool
+        Whether ink outside the sheet's area is dropped also when the sheet
+        was found and rectified (the working image is then the sheet: its
+        largest bright area may be only a glare spot on it, and the drawing
+        beyond that spot would be dropped). False: only on an unrectified
+        working image (the whole photo, the table around the sheet).
     gap_close : float
         Border gaps up to this many line widths are closed.
     gap_end_min_branch : float
@@ -907,6 +913,7 @@ class ReaderSettings:
     paper_area_outside: float = 0.1
     paper_area_inside: float = 0.1
     paper_area_crossing: float = 0.1
+    paper_area_rectified: bool = False
     gap_close: float = 3.0
     gap_end_min_branch: float = 3.0
     gap_end_cone: float = 20.0

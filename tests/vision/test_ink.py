@@ -407,6 +407,33 @@ def test_the_table_around_a_cut_off_sheet_is_not_ink() -> None:
     assert on_table[0.0] > 0.01
 
 
+def _sheet_with_glare() -> np.ndarray:
+    """A rectified sheet (paper everywhere) with a bright glare spot over its
+    lower part and a drawing on the dimmer paper above it."""
+    h, w = 900, 1200
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    glare = np.exp(-(((xx - 600) / 420) ** 2 + ((yy - 760) / 260) ** 2))
+    gray = np.clip(150 + 100 * glare, 0, 255).astype(np.uint8)
+    img = cv2.merge([gray, gray, gray])
+    for x in (300, 600, 900):
+        cv2.line(img, (x, 80), (x, 380), (60, 60, 60), 4)
+    for y in (80, 230, 380):
+        cv2.line(img, (300, y), (900, y), (60, 60, 60), 4)
+    return img
+
+
+def test_a_drawing_beside_a_glare_spot_on_a_rectified_sheet_is_kept() -> None:
+    # The glare spot is the largest bright area: as the sheet's area it
+    # would put the drawing off the sheet. A rectified sheet has no table.
+    img = _sheet_with_glare()
+    kept = {}
+    for rectified in (False, True):
+        ink = find_ink(img, settings=ReaderSettings(), rectified=rectified)
+        kept[rectified] = ink.mask[220:241, 320:880].any(axis=0).mean()
+    assert kept[True] > 0.9
+    assert kept[False] < 0.1
+
+
 def test_a_drawing_running_into_a_hard_shadow_on_the_sheet_is_kept() -> None:
     img = _sheet_on_a_table(shadow=True)
     box = {}
