@@ -358,17 +358,19 @@ def test_of_two_letters_in_a_country_of_a_lettered_page_one_is_its_number() -> N
     assert combine([seven], labelled=True).letter == "Z"
 
 
-def test_a_light_number_of_ones_counts_when_of_several_strokes() -> None:
+def test_a_light_number_of_ones_counts_unless_a_lone_one() -> None:
     from aggression_vision.vision.marks import Cluster, ClusterReading, _light_ok
 
     cfg = MarksSettings()
 
-    def reading(components: tuple[int, ...]) -> ClusterReading:
+    def reading(text: str, components: tuple[int, ...]) -> ClusterReading:
         cl = Cluster(1, (0, 0, 30, 40), components, 1.0, light=True)
-        return ClusterReading(cl, "11", 0.95, 0.0, 0.0, alt_number="11", number_mass=0.95)
+        return ClusterReading(cl, text, 0.95, 0.0, 0.0, alt_number=text, number_mass=0.95)
 
-    assert _light_ok(reading((1, 2)), cfg)  # two strokes: "11"
-    assert not _light_ok(reading((1,)), cfg)  # one stroke read "11": a piece of a line
+    assert _light_ok(reading("11", (1, 2)), cfg)  # two strokes: "11"
+    # One piece read "11": two pencil strokes merged when the grain is closed.
+    assert _light_ok(reading("11", (1,)), cfg)
+    assert not _light_ok(reading("1", (1,)), cfg)  # one stroke: a piece of a line
 
 
 def test_a_light_one_counts_upright_on_a_page_whose_light_writing_reads_numbers() -> None:
@@ -947,6 +949,34 @@ def test_a_light_number_beside_a_letter_is_read_on_a_labelled_page() -> None:
     ]
     off = replace(MarksSettings(), light_labelled=False)
     assert read_marks(light, settings=off)[2].armies is None
+
+
+def test_a_lettered_page_with_every_number_light_is_read_beside_its_letters() -> None:
+    from dataclasses import replace
+
+    contents = [
+        {"number": 12, "letter": "K"},
+        {"number": 25, "letter": "B"},
+        {"number": 36, "letter": "E"},
+        {"letter": "F"},
+    ]
+    seg = _page(contents, seed=3)
+    # Every number drawn 0.35 times as dark and left out of the masks, the letters in
+    # ink: no country holds two clusters of writing height, so the page does not look
+    # labelled when the light writing is looked for; its letters say it is.
+    light = seg
+    for k in (1, 2, 3):
+        x0 = (k - 1) * CELL_W + 10
+        light = _lighten(light, k, 0.35, cols=np.s_[:, x0 : x0 + 120])
+    marks = read_marks(light)
+    assert [(marks[k].armies, marks[k].letter) for k in (1, 2, 3, 4)] == [
+        (12, "K"),
+        (25, "B"),
+        (36, "E"),
+        (None, "F"),
+    ]
+    off = replace(MarksSettings(), light_labelled_again=False)
+    assert [read_marks(light, settings=off)[k].armies for k in (1, 2, 3)] == [None] * 3
 
 
 def test_a_light_reading_counts_only_where_the_ink_reads_no_number() -> None:
