@@ -926,16 +926,19 @@ def test_a_faint_number_in_a_fine_pen_is_read_on_clean_paper() -> None:
     assert grains[0] <= MarksSettings().fainter_paper < grains[1]
 
 
+#: A lettered page of four countries, three of them numbered (the light-writing tests).
+_LETTERED = [
+    {"number": 12, "letter": "K"},
+    {"number": 25, "letter": "B"},
+    {"number": 36, "letter": "E"},
+    {"letter": "F"},
+]
+
+
 def test_a_light_number_beside_a_letter_is_read_on_a_labelled_page() -> None:
     from dataclasses import replace
 
-    contents = [
-        {"number": 12, "letter": "K"},
-        {"number": 25, "letter": "B"},
-        {"number": 36, "letter": "E"},
-        {"letter": "F"},
-    ]
-    seg = _page(contents, seed=3)
+    seg = _page(_LETTERED, seed=3)
     # The number of country 2 drawn 0.35 times as dark, left out of the masks; its
     # letter (from 140 pixels into the country on) stays as it is.
     x0 = CELL_W + 10
@@ -954,13 +957,7 @@ def test_a_light_number_beside_a_letter_is_read_on_a_labelled_page() -> None:
 def test_a_lettered_page_with_every_number_light_is_read_beside_its_letters() -> None:
     from dataclasses import replace
 
-    contents = [
-        {"number": 12, "letter": "K"},
-        {"number": 25, "letter": "B"},
-        {"number": 36, "letter": "E"},
-        {"letter": "F"},
-    ]
-    seg = _page(contents, seed=3)
+    seg = _page(_LETTERED, seed=3)
     # Every number drawn 0.35 times as dark and left out of the masks, the letters in
     # ink: no country holds two clusters of writing height, so the page does not look
     # labelled when the light writing is looked for; its letters say it is.
