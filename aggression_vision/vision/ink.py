@@ -1590,7 +1590,7 @@ def _ink_at(
     gain: NDArray[np.float32] | None,
     *,
     settings: ReaderSettings,
-    drop: bool = True,
+    drop: bool,
 ) -> Ink:
     """The ink of ``find_ink`` from the darkness ``raw`` raised ``gain`` times (if not None).
 

@@ -5969,9 +5969,9 @@ def _fragment(whole: ClusterReading, part: ClusterReading, cfg: MarksSettings) -
 
 def _light_ok(r: ClusterReading, cfg: MarksSettings, one: bool = False) -> bool:
     """Whether a reading counts: any of ink-mask writing; of light writing (see
-    ``light_seed``) a number of at least ``light_min_prob``, not all ones when one
-    component (``light_not_ones``), unless ``one``: a "1" of at least
-    ``light_one_prob`` on a page whose light writing reads numbers, upright."""
+    ``light_seed``) a number of at least ``light_min_prob``, not a "1" of one component
+    (``light_not_ones``) unless ``one``: a "1" of at least ``light_one_prob`` on a page
+    whose light writing reads numbers, upright."""
     if not r.cluster.light:
         return True
     least = cfg.fainter_min_prob if r.cluster.fainter else cfg.light_min_prob
@@ -5979,7 +5979,7 @@ def _light_ok(r: ClusterReading, cfg: MarksSettings, one: bool = False) -> bool:
         return False
     lone = len(r.cluster.components) == 1
     if cfg.light_not_ones and lone and r.text == "1":
-        return one and r.text == "1" and r.probability >= cfg.light_one_prob
+        return one and r.probability >= cfg.light_one_prob
     return True
 
 

@@ -365,6 +365,14 @@ def test_grey_pencil_along_a_blue_grid_line_is_kept() -> None:
     assert kept[0.0] < 0.5
 
 
+def _drawn_lines(img: np.ndarray, xs: tuple[int, ...], ys: tuple[int, ...]) -> None:
+    """Draw a map of dark 4-pixel lines at columns ``xs`` and rows ``ys``."""
+    for x in xs:
+        cv2.line(img, (x, ys[0]), (x, ys[-1]), (60, 60, 60), 4)
+    for y in ys:
+        cv2.line(img, (xs[0], y), (xs[-1], y), (60, 60, 60), 4)
+
+
 def _sheet_on_a_table(shadow: bool) -> np.ndarray:
     """A sheet cut off by the frame's top on a dark table, a drawn network on it.
 
@@ -386,10 +394,7 @@ def _sheet_on_a_table(shadow: bool) -> np.ndarray:
         dark[:520] = 0
         img[dark > 0] = (120, 120, 120)
         cv2.rectangle(img, (480, 600), (620, 740), (50, 50, 50), 4)
-    for x in (400, 700, 1000):
-        cv2.line(img, (x, 150), (x, 800), (60, 60, 60), 4)
-    for y in (150, 475, 800):
-        cv2.line(img, (400, y), (1000, y), (60, 60, 60), 4)
+    _drawn_lines(img, (400, 700, 1000), (150, 475, 800))
     return img
 
 
@@ -415,10 +420,7 @@ def _sheet_with_glare() -> np.ndarray:
     glare = np.exp(-(((xx - 600) / 420) ** 2 + ((yy - 760) / 260) ** 2))
     gray = np.clip(150 + 100 * glare, 0, 255).astype(np.uint8)
     img = cv2.merge([gray, gray, gray])
-    for x in (300, 600, 900):
-        cv2.line(img, (x, 80), (x, 380), (60, 60, 60), 4)
-    for y in (80, 230, 380):
-        cv2.line(img, (300, y), (900, y), (60, 60, 60), 4)
+    _drawn_lines(img, (300, 600, 900), (80, 230, 380))
     return img
 
 
