@@ -20,7 +20,12 @@ if [ -n "$missing" ] && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1
   apt-get install -y -qq --no-install-recommends $missing >/dev/null
 fi
 
-python3 -m pip install -q --disable-pip-version-check -e '.[dev]' 2>&1 | grep -v "Running pip as the 'root' user" || true
+# (A failed install stops here, with pip's own message; one retry for a transient registry error.)
+export PIP_ROOT_USER_ACTION=ignore PIP_DISABLE_PIP_VERSION_CHECK=1
+if ! python3 -m pip install -q -e '.[dev]'; then
+  echo "scripts/test.sh: pip install failed; trying once more" >&2
+  python3 -m pip install -q -e '.[dev]'
+fi
 
 python3 -m ruff check .
 python3 -m mypy
