@@ -200,6 +200,62 @@ def _fill_steps(closed: NDArray[np.bool_], mask: NDArray[np.bool_], edge: int) -
     return closed
 
 
+def seal_steps(
+    borders: NDArray[np.bool_],
+    *,
+    min_inradius: float,
+    ruling: NDArray[np.bool_] | None = None,
+) -> NDArray[np.bool_]:
+    """``borders`` with the diagonal steps filled where two wide paper areas meet through them.
+
+    Countries are 8-connected paper: where a faint border comes out one
+    pixel thin and diagonal (a staircase of pixels touching by their
+    corners), the two countries on either side are one area. Of the
+    4-connected paper areas, two that hold a disc of ``min_inradius``
+    pixels each and meet only through such a step (a 2x2 block whose ink
+    is one diagonal) are kept apart: the upper paper pixel of each such
+    block is filled. Between a small area and another (a printed grid
+    square closed by a remnant of ruling, a digit's loop) the step stays
+    open, as do steps next to the removed printed ``ruling``.
+
+    Returns
+    -------
+    (H, W) bool, a superset of ``borders`` (``borders`` itself when nothing is filled).
+    """
+    a, b = borders[:-1, :-1], borders[:-1, 1:]
+    c, d = borders[1:, :-1], borders[1:, 1:]
+    # Falling: ink top left and bottom right, paper at b (filled) and c;
+    # rising: ink at b and c, paper at a (filled) and d.
+    fall = a & d & ~b & ~c
+    rise = b & c & ~a & ~d
+    if ruling is not None and ruling.any():
+        near = cv2.dilate(ruling.view(np.uint8), np.ones((3, 3), np.uint8)).view(bool)
+        fall &= ~near[:-1, :-1]
+        rise &= ~near[:-1, :-1]
+    fy, fx = np.nonzero(fall)
+    ry, rx = np.nonzero(rise)
+    if len(fy) + len(ry) == 0:
+        return borders
+    free = (~borders).view(np.uint8)
+    count, labels = cv2.connectedComponents(free, connectivity=4, ltype=cv2.CV_32S)
+    # The paper pixels on either side of each step: the upper one is filled.
+    fill_y, fill_x = np.concatenate([fy, ry]), np.concatenate([fx + 1, rx])
+    one = labels[fill_y, fill_x]
+    two = np.concatenate([labels[fy + 1, fx], labels[ry + 1, rx + 1]])
+    apart = one != two
+    if not apart.any():
+        return borders
+    dist = cv2.distanceTransform(free, cv2.DIST_L2, 5)
+    wide = np.zeros(count, dtype=bool)
+    wide[np.unique(labels[dist >= min_inradius])] = True
+    seal = apart & wide[one] & wide[two]
+    if not seal.any():
+        return borders
+    out = borders.copy()
+    out[fill_y[seal], fill_x[seal]] = True
+    return out
+
+
 def _thinning_tables() -> tuple[NDArray[np.bool_], NDArray[np.bool_]]:
     """Zhang-Suen deletion tables of the two sub-iterations, by neighbourhood code."""
     codes = np.arange(256)
@@ -3150,6 +3206,12 @@ def segment(
         # stops short (faint pencil, a stretch erased with the ruling).
         bridged = bridge(borders, settings.bridge_reach)
         borders, measured = _drop_small_bridged(borders, bridged, line_width=lw, settings=settings)
+    if settings.step_seal_inradius > 0:
+        sealed = seal_steps(
+            borders, min_inradius=settings.step_seal_inradius * lw, ruling=ink.ruling
+        )
+        if sealed is not borders:
+            borders, measured = sealed, None
     found = _countries(borders, line_width=lw, settings=settings, measured=measured)
     if settings.divide_inradius > 0:
         # Stretches of border cut off by gaps at both ends, left as writing.

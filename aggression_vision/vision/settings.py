@@ -485,6 +485,11 @@ class ReaderSettings:
         A paper area closed by a bridge is kept closed only when it holds a
         disc of this radius, in line widths (else it is most often a printed
         grid square closed to a remnant of ruling).
+    step_seal_inradius : float
+        Two 4-connected paper areas that each hold a disc of this radius, in
+        line widths, and meet only through the diagonal step of a one-pixel
+        thin line are kept apart (the step is filled): a faint diagonal
+        border (0: off; countries stay 8-connected paper).
     writing_max_extent : float
         An ink component whose bounding box long side is below this fraction of
         the map's extent is writing, not a border.
@@ -924,6 +929,7 @@ class ReaderSettings:
     bridge_min_thickness: float = 0.0
     bridge_max_thickness: float = 2.0
     bridge_country_inradius: float = 4.0
+    step_seal_inradius: float = 4.0
     bridge_max_on_ruling: float = 0.5
     bridge_end_to_end_thickness: float = 0.75
     writing_max_extent: float = 0.06

@@ -26,6 +26,7 @@ from aggression_vision.vision.regions import (
     join_facing_ends,
     linked_fragments,
     neck_closings,
+    seal_steps,
     segment,
     split_writing,
     stub_bridges,
@@ -1119,6 +1120,35 @@ def test_closing_leaves_the_steps_open_along_the_image_edge() -> None:
     closed = close_gaps(mask, gap=11, edge=6)
     assert closed[10:12].any()
     assert _paper_areas(closed) == 1
+
+
+def _framed_diagonal(size: int = 60) -> NDArray[np.bool_]:
+    """A square frame cut by a one-pixel diagonal line (a staircase touching by corners)."""
+    ink = np.zeros((size, size), dtype=bool)
+    ink[:2], ink[-2:], ink[:, :2], ink[:, -2:] = True, True, True, True
+    ink[np.arange(size), np.arange(size)] = True
+    return ink
+
+
+def test_seal_steps_parts_two_wide_areas_joined_by_a_diagonal_step() -> None:
+    ink = _framed_diagonal()
+    assert _paper_areas(ink) == 1  # 8-connected paper crosses the line
+    sealed = seal_steps(ink, min_inradius=5.0)
+    assert _paper_areas(sealed) == 2
+    assert (sealed >= ink).all()
+
+
+def test_seal_steps_leaves_small_areas_joined() -> None:
+    # Areas too small to hold the disc (a grid square, a digit's loop) stay one.
+    ink = _framed_diagonal()
+    assert seal_steps(ink, min_inradius=30.0) is ink
+
+
+def test_seal_steps_leaves_the_steps_along_the_ruling_open() -> None:
+    ink = _framed_diagonal()
+    ruling = np.zeros_like(ink)
+    ruling[np.arange(60), np.arange(60)] = True
+    assert _paper_areas(seal_steps(ink, min_inradius=5.0, ruling=ruling)) == 1
 
 
 def test_welded_seeds_give_a_country_the_gap_closing_filled_beside_a_digit() -> None:
