@@ -218,6 +218,16 @@ def seal_steps(
     square closed by a remnant of ruling, a digit's loop) the step stays
     open, as do steps next to the removed printed ``ruling``.
 
+    Parameters
+    ----------
+    borders : (H, W) bool
+        The border ink (True), the rest paper.
+    min_inradius : float
+        Pixels: the disc each of the two paper areas must hold
+        (``ReaderSettings.step_seal_inradius`` line widths).
+    ruling : (H, W) bool, optional
+        The printed ruling taken off the ink; steps within a pixel of it stay open.
+
     Returns
     -------
     (H, W) bool, a superset of ``borders`` (``borders`` itself when nothing is filled).
