@@ -216,7 +216,8 @@ def seal_steps(
     is one diagonal) are kept apart: the upper paper pixel of each such
     block is filled. Between a small area and another (a printed grid
     square closed by a remnant of ruling, a digit's loop) the step stays
-    open, as do steps next to the removed printed ``ruling``.
+    open, as do steps next to the removed printed ``ruling``. (The steps
+    closing itself left are filled by :func:`_fill_steps`, the same way.)
 
     Parameters
     ----------
@@ -247,7 +248,7 @@ def seal_steps(
     if len(fy) + len(ry) == 0:
         return borders
     free = (~borders).view(np.uint8)
-    count, labels = cv2.connectedComponents(free, connectivity=4, ltype=cv2.CV_32S)
+    count, labels, _, _ = connected_components(free, stats=False, connectivity=4)
     # The paper pixels on either side of each step: the upper one is filled.
     fill_y, fill_x = np.concatenate([fy, ry]), np.concatenate([fx + 1, rx])
     one = labels[fill_y, fill_x]
@@ -874,7 +875,9 @@ def _pockets(free: NDArray[np.bool_]) -> _Pockets:
     """Connected paper areas: stats, inscribed radii, centroids."""
     # 8-connectivity: paper areas joined only through the diagonal step of a
     # one-pixel-thin line are one area (such lines are faint ruling more
-    # often than closed borders, which gap closing has thickened).
+    # often than closed borders, which gap closing has thickened); the steps
+    # between two areas wide enough to be countries are filled before the
+    # countries are labelled (:func:`seal_steps`).
     free8 = free.view(np.uint8)
     count, labels, stats, centroids = connected_components(free8)
     labels = labels.astype(np.int32, copy=False)
