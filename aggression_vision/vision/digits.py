@@ -126,6 +126,10 @@ class NetOutput:
     crossed: NDArray[np.float32]
 
 
+#: A row's outputs kept by :meth:`MarkNet.run`: log probabilities, underlined, crossed.
+_Memo = tuple[NDArray[np.float32], float, float]
+
+
 class MarkNet:
     """The recogniser loaded from its ONNX file, run with ``cv2.dnn``.
 
@@ -147,6 +151,9 @@ class MarkNet:
             raise ModelNotFoundError(f"{self.path}: cannot load the ONNX model: {exc}") from exc
         self._outs = list(self._net.getUnconnectedOutLayersNames())
         self._split = _SplitNet.load(self.path.read_bytes(), self._outs)
+        # Outputs already computed, by the input's bytes (see :meth:`run`), the oldest
+        # dropped past ``_MEMO_SIZE``.
+        self._memo: dict[bytes, _Memo] = {}
 
     def run(self, inputs: NDArray[np.float32]) -> NetOutput:
         """Run the network on a batch of inputs made by :func:`to_input`.
@@ -166,6 +173,31 @@ class MarkNet:
                 np.zeros((0, INPUT_W // 4, len(ALPHABET) + 1), np.float32), empty, empty
             )
         blob = np.ascontiguousarray(inputs.reshape(n, 1, INPUT_H, INPUT_W), np.float32)
+        # The reader reads many inputs more than once (a voter's turned view, then the
+        # same view of its cluster; a view for two helper networks' checks): each row's
+        # outputs are kept by its bytes (they do not depend on the rest of the batch)
+        # and only the rows not read before are run.
+        memo = self._memo
+        keys = [row.tobytes() for row in blob]
+        got: list[_Memo | None] = [memo.get(k) for k in keys]
+        new = [i for i, g in enumerate(got) if g is None]
+        if new:
+            out = self._forward(blob[new] if len(new) < n else blob)
+            for j, i in enumerate(new):
+                entry = (out.logprobs[j], float(out.underlined[j]), float(out.crossed[j]))
+                got[i] = memo[keys[i]] = entry
+            while len(memo) > _MEMO_SIZE:
+                del memo[next(iter(memo))]
+        rows = [g for g in got if g is not None]
+        return NetOutput(
+            np.stack([r[0] for r in rows]),
+            np.array([r[1] for r in rows], np.float32),
+            np.array([r[2] for r in rows], np.float32),
+        )
+
+    def _forward(self, blob: NDArray[np.float32]) -> NetOutput:
+        """The network's outputs for a (N, 1, INPUT_H, INPUT_W) batch, all run."""
+        n = blob.shape[0]
         if self._split is not None:
             by_name = self._split.run(blob)
         else:
@@ -179,6 +211,9 @@ class MarkNet:
         p32 = np.asarray(probs, np.float32)
         return NetOutput(logprobs.astype(np.float32), p32[:, 0], p32[:, 1])
 
+
+#: Inputs whose outputs :meth:`MarkNet.run` keeps (16 kB of input, 5 kB of outputs each).
+_MEMO_SIZE = 512
 
 #: Output of the network's convolutional trunk: (N, 48, 4, INPUT_W // 4), one feature
 #: column per 4 input columns, read by both heads.
@@ -531,22 +566,29 @@ def ctc_log_likelihood(
     # (Where every state is zero, a scale of the least float instead of 1: the states
     # stay zero and the likelihoods -inf all the same.)
     least = np.finfo(dtype).smallest_subnormal
+    # Both buffers and their label and blank halves, made once (they alternate).
+    halves = [
+        (a, b, a[:nodes], a[nodes:], b[:nodes], b[nodes:])
+        for a, b in ((state, other), (other, state))
+    ]
+    gather, top = steps.gather, np.maximum.reduce
     scales = []
     for t in range(1, t_len):
         # The label state of a node is entered from its parent's blank state, and from
         # its parent's label state unless the two characters are equal (CTC needs a
         # blank then: that term is zero, the zero node's).
-        np.take(state, steps.gather, axis=0, out=other)
-        new_lab, new_blank = other[:nodes], other[nodes:]
-        new_lab += state[:nodes]
+        cur, new, lab, blank, new_lab, new_blank = halves[(t - 1) & 1]
+        np.take(cur, gather, axis=0, out=new)
+        new_lab += lab
         new_lab += new_blank
         new_lab *= emit[t]
-        np.add(state[nodes:], state[:nodes], out=new_blank)
+        np.add(blank, lab, out=new_blank)
         new_blank *= blank_p[t]
-        state, other = other, state
-        c = np.maximum(state.max(axis=0), least)
-        state /= c
+        c = top(new, axis=0)
+        np.maximum(c, least, out=c)
+        new /= c
         scales.append(c)
+    state = halves[(t_len - 1) & 1][0]
     if scales:
         # (Summed in the steps' order: a running sum.)
         log_scale = np.cumsum(np.log(np.stack(scales).astype(np.float64)), axis=0)[-1]

@@ -3440,7 +3440,10 @@ def _sheared_lines(
     cols = np.zeros((w, h + 2 * pad), capped.dtype)
     cols[:, pad : pad + h] = capped.T
     on = (cols >= need).view(np.uint8)
-    along = np.lib.stride_tricks.sliding_window_view(on, h, axis=1)[xs, pad + shift]
+    # (Every run of h rows of each column, a view: ``sliding_window_view``'s, made
+    # directly, without its checks' cost on these small windows.)
+    runs = np.ndarray((w, 2 * pad + 1, h), np.uint8, on, 0, (on.strides[0], 1, 1))
+    along = runs[xs, pad + shift]
     n0 = min(a0 - 1, int(a0 * (1.0 - share)))
     n1 = min(nb - 1, int(nb * (1.0 - share)))
     # (A line's level reaches ``need`` exactly where as many pixels of each side do:

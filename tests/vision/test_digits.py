@@ -252,3 +252,21 @@ def test_crossed_out_reader_reads_rendered_crossed_out_numbers() -> None:
     right = sum(t == w for t, w in zip(texts, truths, strict=True))
     assert right >= 102, right
     assert np.mean(out.crossed > 0.5) >= 0.95
+
+
+def test_run_keeps_the_outputs_of_inputs_read_before() -> None:
+    """A row read before (in any batch) gives the same outputs as the whole batch run."""
+    rng = np.random.default_rng(3)
+    inputs = np.zeros((6, digits.INPUT_H, digits.INPUT_W), np.float32)
+    for i in range(4):
+        inputs[i, 4:-4, 10 * i : 10 * i + 20] = rng.uniform(0.2, 1.0, (digits.INPUT_H - 8, 20))
+    inputs[4] = inputs[1]  # (the same row twice in one batch; row 5 blank)
+    net = digits.MarkNet()
+    first = net.run(inputs[:3])
+    out = net.run(inputs[::-1])
+    ref = digits.MarkNet()._forward(np.ascontiguousarray(inputs[::-1, None]))
+    assert np.array_equal(out.logprobs, ref.logprobs)
+    assert np.array_equal(out.underlined, ref.underlined)
+    assert np.array_equal(out.crossed, ref.crossed)
+    assert np.array_equal(first.logprobs, ref.logprobs[::-1][:3])
+    assert len(net._memo) == 5  # (four inked rows and the blank one)
