@@ -1432,12 +1432,12 @@ def find_ink(image: NDArray[np.uint8], *, settings: ReaderSettings, rectified: b
     # would set the ruling's direction, and it is no faint drawing.
     area = paper_area(image, settings=settings) if settings.paper_area_max > 0 else None
     drop = not rectified or settings.paper_area_rectified
-    ink = _ink_at(image, gray, darkness, area, None, settings=settings, drop=drop)
+    ink = _ink_at(image, gray, darkness, paper, area, None, settings=settings, drop=drop)
     gain = _ruling_contrast_gain(darkness, paper, ink.ruling, settings=settings)
     if gain is not None:
         # Glare or a faint print washes out the drawing with the ruling:
         # read again with the contrast brought up to the ruling's usual one.
-        ink = _ink_at(image, gray, darkness, area, gain, settings=settings, drop=drop)
+        ink = _ink_at(image, gray, darkness, paper, area, gain, settings=settings, drop=drop)
     return ink
 
 
@@ -1547,6 +1547,102 @@ def _faint_on_ruling(
     return more & ~long.take(labels)
 
 
+def _parallel_share(pieces: NDArray[np.bool_], guess: float) -> float:
+    """The share of ``pieces``' pixels in straight pieces running one way.
+
+    Printed ruling too light for the ruling search comes in as straight
+    pieces all parallel (two ways on squared paper: the larger counts); a
+    drawing's light stretches bend and run every way. A piece is straight
+    when it is at least 4 line widths (``guess``) long and its pixels keep
+    within a line width of its axis; one way is within 5 degrees.
+    """
+    count, labels, _, _ = connected_components(pieces.view(np.uint8), stats=False)
+    ys, xs = np.nonzero(pieces)
+    if count < 2 or len(xs) == 0:
+        return 0.0
+    lab = labels[ys, xs]
+    x = xs.astype(np.float64)
+    y = ys.astype(np.float64)
+    n = np.bincount(lab, minlength=count).astype(np.float64)
+    safe = np.maximum(n, 1.0)
+    mx = np.bincount(lab, x, count) / safe
+    my = np.bincount(lab, y, count) / safe
+    cxx = np.bincount(lab, x * x, count) / safe - mx * mx
+    cyy = np.bincount(lab, y * y, count) / safe - my * my
+    cxy = np.bincount(lab, x * y, count) / safe - mx * my
+    half = np.sqrt(((cxx - cyy) / 2) ** 2 + cxy**2)
+    major = (cxx + cyy) / 2 + half
+    minor = np.maximum((cxx + cyy) / 2 - half, 0.0)
+    # A segment of length L has variance L**2 / 12 along it.
+    straight = (major * 12 >= (4 * guess) ** 2) & (np.sqrt(minor) <= max(guess, 1.0))
+    straight[0] = False
+    if not straight.any():
+        return 0.0
+    angle = np.degrees(0.5 * np.arctan2(2 * cxy, cxx - cyy)) % 180.0
+    bins = np.bincount((angle[straight] // 5).astype(int) % 36, n[straight], 36)
+    best = float(np.max(bins + np.roll(bins, 1) + np.roll(bins, -1)))
+    return best / float(n[1:].sum())
+
+
+def _glare_stretches(
+    darkness: NDArray[np.float32],
+    paper: NDArray[np.float32],
+    mask: NDArray[np.bool_],
+    ruling: NDArray[np.bool_],
+    sheet: NDArray[np.bool_] | None,
+    guess: float,
+    *,
+    settings: ReaderSettings,
+) -> NDArray[np.bool_]:
+    """The light stretches of the drawing where glare washes the paper out.
+
+    Where the paper is at least ``ink_glare_paper`` bright the camera clips
+    it, and the drawing's light stretches with it: whole stretches of a
+    border fall below the ink level, while the paper there has hardly any
+    grain left (nor printed ruling). There the pixels darker than
+    ``ink_glare_darkness`` (off the ``ruling``) that join ``mask`` are the
+    drawing's: the pieces of them farther than a line width (``guess``)
+    from the ink, with their joins to it, are added (not the strokes'
+    widening) when they are at most ``ink_glare_gain`` of the ink and not
+    mostly parallel straight pieces (more than ``ink_gaps_parallel`` of
+    them: printed ruling the search missed).
+
+    Parameters
+    ----------
+    darkness : (H, W) float32
+    paper : (H, W) float32
+        The paper's brightness (0..255).
+    mask : (H, W) bool
+        The ink found so far (the ruling taken off).
+    ruling : (H, W) bool
+    sheet : (H, W) bool or None
+        The sheet's area (glare off it is the table's).
+    guess : float
+        A first guess of the line width, in pixels.
+    settings : ReaderSettings
+
+    Returns
+    -------
+    (H, W) bool: the pixels to add to ``mask``.
+    """
+    glare = paper >= settings.ink_glare_paper
+    if sheet is not None:
+        glare &= sheet
+    if not glare.any():
+        return np.zeros_like(mask)
+    weak = ((darkness > settings.ink_glare_darkness) & glare & ~ruling) | mask
+    more = components_holding(weak, mask) & ~mask
+    reach = _disk_kernel(2 * int(round(guess)) + 1)
+    near = cv2.dilate(mask.view(np.uint8), reach).view(bool)
+    added = more & ~near
+    if (
+        int(added.sum()) > settings.ink_glare_gain * int(mask.sum())
+        or _parallel_share(added, guess) > settings.ink_gaps_parallel
+    ):
+        return np.zeros_like(mask)
+    return more & cv2.dilate(added.view(np.uint8), reach).view(bool)
+
+
 def _lines_darkness(
     darkness: NDArray[np.float32],
     drawing: NDArray[np.bool_],
@@ -1586,6 +1682,7 @@ def _ink_at(
     image: NDArray[np.uint8],
     gray: NDArray[np.uint8],
     raw: NDArray[np.float32],
+    paper: NDArray[np.float32],
     area: NDArray[np.bool_] | None,
     gain: NDArray[np.float32] | None,
     *,
@@ -1593,6 +1690,8 @@ def _ink_at(
     drop: bool,
 ) -> Ink:
     """The ink of ``find_ink`` from the darkness ``raw`` raised ``gain`` times (if not None).
+
+    ``paper``: the paper's brightness (``paper_darkness``), where glare shows.
 
     ``drop``: whether the ink off the sheet's ``area`` is dropped (the
     area still bounds the ruling search and the faint drawing's gain).
@@ -1657,28 +1756,57 @@ def _ink_at(
         # fraction of all its ink (dark writing keeps it above the paper's grain).
         typical = float(np.median(darkness[mask]))
         level = max(settings.ink_faint_ratio * typical, settings.ink_darkness_plain)
-        if level < settings.ink_darkness and (
+        faint = level < settings.ink_darkness and (
             typical < settings.ink_faint_median
             or _lines_darkness(darkness, mask, guess, typical, settings=settings)
             < settings.ink_faint_median
-        ):
+        )
+        # A drawing not faint overall may still be broken where light or
+        # glare washes a part of it out: then only its gaps are bridged
+        # (unless what bridges them is straight and parallel: unseen ruling).
+        if faint or (level < settings.ink_darkness and settings.ink_faint_gaps_gain > 0):
             weak = darkness > level
-            # Printed ruling fainter than the ruling search's level would
-            # come in with it: then the page is not plain after all.
-            lower = weak & sparse_ink(weak, max_density=settings.ruling_max_density)
-            if not find_ruling(darkness, lower, settings=settings).any():
-                more = components_holding(weak, mask, settings.ink_weak_extent * guess)
-                # The drawing's light stretches add a part of it (its strokes
-                # also grow wider: that is not counted); much more is something
-                # else (unseen ruling, texture).
-                reach = _disk_kernel(2 * int(round(guess)) + 1)
-                near = cv2.dilate(mask.astype(np.uint8), reach).astype(bool)
-                added = more & ~near
-                if sheet is not None:
-                    added &= sheet
-                gain = float(added.sum()) / max(1, int(mask.sum()))
-                if gain <= settings.ink_faint_max_gain:
-                    mask |= more
+            more = components_holding(weak, mask, settings.ink_weak_extent * guess)
+            # The drawing's light stretches add a part of it (its strokes
+            # also grow wider: that is not counted); much more is something
+            # else (unseen ruling, texture).
+            reach = _disk_kernel(2 * int(round(guess)) + 1)
+            near = cv2.dilate(mask.astype(np.uint8), reach).astype(bool)
+            added = more & ~near
+            if sheet is not None:
+                added &= sheet
+            gain = float(added.sum()) / max(1, int(mask.sum()))
+            if faint:
+                kept = more if gain <= settings.ink_faint_max_gain else None
+            elif (
+                added.any()
+                and gain <= settings.ink_faint_gaps_gain
+                and _parallel_share(added, guess) <= settings.ink_gaps_parallel
+            ):
+                # Only where the light is strong (glare, a lit side).
+                on = paper[sheet] if sheet is not None and sheet.any() else paper
+                lit = paper >= min(
+                    settings.ruling_glare_paper * 255.0,
+                    settings.ruling_glare_ratio * float(np.median(on)),
+                )
+                # (Specks shorter than a line width bridge nothing.)
+                _, labels, stats, _ = connected_components((added & lit).view(np.uint8))
+                long = _box_length(stats) >= guess
+                long[0] = False
+                kept = more & cv2.dilate(long.take(labels).view(np.uint8), reach).view(bool)
+            else:
+                kept = None
+            if kept is not None:
+                # Printed ruling fainter than the ruling search's level would
+                # come in with it: then the page is not plain after all.
+                lower = weak & sparse_ink(weak, max_density=settings.ruling_max_density)
+                if not find_ruling(darkness, lower, settings=settings).any():
+                    mask |= kept
+        # Glare washes out the drawing's light stretches below even that
+        # level (not on ruled paper: the ruling search misses the ruling's
+        # light stretches in the glare as well).
+        if level < settings.ink_darkness and settings.ink_glare_gain > 0:
+            mask |= _glare_stretches(darkness, paper, mask, ruling, sheet, guess, settings=settings)
     if ruling.any() and settings.ruling_colour_min > 0:
         ruling &= ~_grey_on_coloured_ruling(
             colour(), raw, ruling, settings=settings, drawing=mask & ~ruling

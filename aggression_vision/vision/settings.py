@@ -209,6 +209,31 @@ class ReaderSettings:
     ink_lines_edge : float
         ... a piece within this many line widths of the image's edge being no
         line (the sheet's edge, the table's shadow).
+    ink_faint_gaps_gain : float
+        On a page without printed ruling, a drawing that is not faint (by
+        ``ink_faint_median``) but whose faint level (``ink_faint_ratio`` of
+        its median) is still below ``ink_darkness`` gets only the light
+        stretches that bridge its gaps where the light is strong (glare, the
+        lit side of the sheet: paper at least ``ruling_glare_paper`` bright
+        or ``ruling_glare_ratio`` times the sheet's median): the pieces above
+        that level farther than a line width from its ink (at least a line
+        width long), with their joins to it (its strokes do not grow wider),
+        when all such pieces are at most this fraction of the ink (more:
+        unseen ruling or texture); 0: off ...
+    ink_gaps_parallel : float
+        ... and when at most this fraction of them lies in straight pieces
+        running one way (printed ruling too light for the ruling search);
+        also for ``ink_glare_gain``.
+    ink_glare_paper : float
+        Paper at least this bright (0..255) is washed out by glare: the
+        camera clips it, and with it the lightest stretches of the drawing ...
+    ink_glare_darkness : float
+        ... there, pixels at least this dark that join the ink found (or are
+        joined to it through others) are its light stretches ...
+    ink_glare_gain : float
+        ... added (with their joins to the ink, not the strokes' widening)
+        when those farther than a line width from the ink are at most this
+        fraction of it; 0: off.
     ink_faint_ruled_median : float
         On a page with printed ruling, a drawing whose ink's median darkness
         (off the ruling) is below this is faint: its ink counts from
@@ -847,6 +872,17 @@ class ReaderSettings:
     # 523: a normal map at the old limit, whose faint pass thickens it, loses).
     ink_lines_lighter: float = 0.8
     ink_lines_edge: float = 2.0
+    # Gaps only: dev3 061074 (glare over a third of a pencil map, ink median
+    # 0.161) adds 0.08 of its ink; s3 631 (ruled paper whose ruling was not
+    # found) 0.69.
+    ink_faint_gaps_gain: float = 0.3
+    # Parallel share: r3 100 (vertical ruling not found) 0.91, dev3 061035
+    # (slanted ruling not found, beside the map's gaps) 0.48; dev3 061074
+    # 0.09, 061285 0.43, s3 603/604 (plain) 0.20/0.43.
+    ink_gaps_parallel: float = 0.45
+    ink_glare_paper: float = 254.0
+    ink_glare_darkness: float = 0.03
+    ink_glare_gain: float = 0.3
     ink_faint_ruled_median: float = 0.19
     ink_faint_ruled_gain: float = 0.1
     ink_faint_ruled_extent: float = 10.0

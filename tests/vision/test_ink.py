@@ -304,6 +304,57 @@ def test_a_faint_map_under_darker_writing_is_seen_as_faint() -> None:
     assert faded[0.0] < 0.5
 
 
+def _dark_map_fading(line: int, faded: int, lit: int = 235) -> np.ndarray:
+    """A 3x2-country map (grey ``line``, its top border zigzagging as drawn
+    by hand) on plain paper (235) whose top border fades to ``faded`` over
+    x 800-1000, the paper around there (the top right) ``lit`` (glare)."""
+    img = np.full((1050, 1400, 3), 235, np.uint8)
+    grey = (line, line, line)
+    for x in (300, 700, 1100):
+        cv2.line(img, (x, 250), (x, 800), grey, 4)
+    for y in (525, 800):
+        cv2.line(img, (300, y), (1100, y), grey, 4)
+    top = np.array([(x, 250 + (15 if k % 2 else -15)) for k, x in enumerate(range(300, 1101, 40))])
+    top[0, 1] = top[-1, 1] = 250
+    cv2.polylines(img, [top.astype(np.int32)], False, grey, 4)
+    area = img[:450, 600:]
+    area[:] = np.where(area < 235, area, lit).astype(np.uint8)
+    box = img[200:300, 800:1000]
+    box[:] = np.where(box < lit, faded, lit).astype(np.uint8)
+    return cv2.GaussianBlur(img, (0, 0), 1.0)
+
+
+def test_the_washed_out_stretch_of_a_map_that_is_not_faint_is_bridged() -> None:
+    # A map 23% darker than the paper (not faint) whose top border fades to
+    # 6.9% over a stretch on the brightly lit side of the sheet: above a
+    # quarter of its darkness, below the ink level. Only the gap is bridged:
+    # the strokes elsewhere keep their width.
+    img = _dark_map_fading(181, 228, lit=245)
+    rng = np.random.default_rng(3)
+    img = np.clip(img + rng.normal(0, 1.5, img.shape), 0, 255).astype(np.uint8)
+    ink = {}
+    for gain in (0.0, ReaderSettings().ink_faint_gaps_gain):
+        ink[gain] = find_ink(img, settings=replace(ReaderSettings(), ink_faint_gaps_gain=gain))
+        assert ink[gain].mask[330:500, 320:680].mean() < 0.001  # no paper grain
+    bridged = ink[ReaderSettings().ink_faint_gaps_gain].mask
+    assert bridged[225:276, 810:990].any(axis=0).mean() > 0.9
+    assert ink[0.0].mask[225:276, 810:990].any(axis=0).mean() < 0.5
+    assert bridged[500:550, 320:680].sum() == ink[0.0].mask[500:550, 320:680].sum()
+
+
+def test_a_map_stretch_in_glare_is_bridged() -> None:
+    # Glare clips the paper to white over a part of the top border: the
+    # border there is only 3.5% darker, below a quarter of the map's darkness.
+    img = _dark_map_fading(181, 246, lit=255)
+    bridged = {}
+    for gain in (0.0, ReaderSettings().ink_glare_gain):
+        ink = find_ink(img, settings=replace(ReaderSettings(), ink_glare_gain=gain))
+        bridged[gain] = ink.mask[225:276, 810:990].any(axis=0).mean()
+        assert ink.mask[300:500, 720:1080].mean() < 0.001
+    assert bridged[ReaderSettings().ink_glare_gain] > 0.9
+    assert bridged[0.0] < 0.5
+
+
 def _ruled(dark_every: int, line_bgr: int, dark_bgr: int) -> np.ndarray:
     """Squared paper (2 px lines every 24 px), every ``dark_every``-th horizontal line darker."""
     h, w = 1050, 1400
