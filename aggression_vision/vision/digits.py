@@ -19,6 +19,7 @@ needs only numpy and OpenCV.
 from __future__ import annotations
 
 import hashlib
+import weakref
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -154,6 +155,12 @@ class MarkNet:
         # Outputs already computed, by the input's bytes (see :meth:`run`), the oldest
         # dropped past ``_MEMO_SIZE``.
         self._memo: dict[bytes, _Memo] = {}
+        _LOADED.add(self)
+
+    def forget(self) -> None:
+        """Drop the outputs kept by :meth:`run` (a benchmark's repeated runs then
+        time the network again, as a photo's first reading does)."""
+        self._memo.clear()
 
     def run(self, inputs: NDArray[np.float32]) -> NetOutput:
         """Run the network on a batch of inputs made by :func:`to_input`.
@@ -214,6 +221,16 @@ class MarkNet:
 
 #: Inputs whose outputs :meth:`MarkNet.run` keeps (16 kB of input, 5 kB of outputs each).
 _MEMO_SIZE = 512
+
+#: Every network loaded in this process (see :func:`forget_outputs`).
+_LOADED: weakref.WeakSet[MarkNet] = weakref.WeakSet()
+
+
+def forget_outputs() -> None:
+    """Drop the outputs every loaded network keeps (:meth:`MarkNet.forget`)."""
+    for net in list(_LOADED):
+        net.forget()
+
 
 #: Output of the network's convolutional trunk: (N, 48, 4, INPUT_W // 4), one feature
 #: column per 4 input columns, read by both heads.

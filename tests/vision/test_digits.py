@@ -270,3 +270,11 @@ def test_run_keeps_the_outputs_of_inputs_read_before() -> None:
     assert np.array_equal(out.crossed, ref.crossed)
     assert np.array_equal(first.logprobs, ref.logprobs[::-1][:3])
     assert len(net._memo) == 5  # (four inked rows and the blank one)
+
+
+def test_forget_outputs_drops_what_every_loaded_network_keeps() -> None:
+    net = digits.MarkNet()
+    net.run(np.zeros((2, digits.INPUT_H, digits.INPUT_W), np.float32))
+    assert len(net._memo) == 1
+    digits.forget_outputs()
+    assert not net._memo
