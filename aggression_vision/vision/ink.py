@@ -1756,7 +1756,7 @@ def _ink_at(
         # fraction of all its ink (dark writing keeps it above the paper's grain).
         typical = float(np.median(darkness[mask]))
         level = max(settings.ink_faint_ratio * typical, settings.ink_darkness_plain)
-        faint = level < settings.ink_darkness and (
+        faint_drawing = level < settings.ink_darkness and (
             typical < settings.ink_faint_median
             or _lines_darkness(darkness, mask, guess, typical, settings=settings)
             < settings.ink_faint_median
@@ -1764,7 +1764,7 @@ def _ink_at(
         # A drawing not faint overall may still be broken where light or
         # glare washes a part of it out: then only its gaps are bridged
         # (unless what bridges them is straight and parallel: unseen ruling).
-        if faint or (level < settings.ink_darkness and settings.ink_faint_gaps_gain > 0):
+        if faint_drawing or (level < settings.ink_darkness and settings.ink_faint_gaps_gain > 0):
             weak = darkness > level
             more = components_holding(weak, mask, settings.ink_weak_extent * guess)
             # The drawing's light stretches add a part of it (its strokes
@@ -1776,7 +1776,7 @@ def _ink_at(
             if sheet is not None:
                 added &= sheet
             gain = float(added.sum()) / max(1, int(mask.sum()))
-            if faint:
+            if faint_drawing:
                 kept = more if gain <= settings.ink_faint_max_gain else None
             elif (
                 added.any()
