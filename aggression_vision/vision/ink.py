@@ -1547,14 +1547,17 @@ def _faint_on_ruling(
     return more & ~long.take(labels)
 
 
-def _parallel_share(pieces: NDArray[np.bool_], guess: float) -> float:
+def _parallel_share(
+    pieces: NDArray[np.bool_], guess: float, *, min_length: float = 4.0, spread: float = 5.0
+) -> float:
     """The share of ``pieces``' pixels in straight pieces running one way.
 
     Printed ruling too light for the ruling search comes in as straight
     pieces all parallel (two ways on squared paper: the larger counts); a
     drawing's light stretches bend and run every way. A piece is straight
-    when it is at least 4 line widths (``guess``) long and its pixels keep
-    within a line width of its axis; one way is within 5 degrees.
+    when it is at least ``min_length`` line widths (``guess``) long and its
+    pixels keep within a line width of its axis; one way is within
+    ``spread`` degrees.
     """
     count, labels, _, _ = connected_components(pieces.view(np.uint8), stats=False)
     ys, xs = np.nonzero(pieces)
@@ -1574,33 +1577,44 @@ def _parallel_share(pieces: NDArray[np.bool_], guess: float) -> float:
     major = (cxx + cyy) / 2 + half
     minor = np.maximum((cxx + cyy) / 2 - half, 0.0)
     # A segment of length L has variance L**2 / 12 along it.
-    straight = (major * 12 >= (4 * guess) ** 2) & (np.sqrt(minor) <= max(guess, 1.0))
+    straight = (major * 12 >= (min_length * guess) ** 2) & (np.sqrt(minor) <= max(guess, 1.0))
     straight[0] = False
     if not straight.any():
         return 0.0
     angle = np.degrees(0.5 * np.arctan2(2 * cxy, cxx - cyy)) % 180.0
-    bins = np.bincount((angle[straight] // 5).astype(int) % 36, n[straight], 36)
+    ways = int(round(180.0 / spread))
+    bins = np.bincount((angle[straight] // spread).astype(int) % ways, n[straight], ways)
     best = float(np.max(bins + np.roll(bins, 1) + np.roll(bins, -1)))
     return best / float(n[1:].sum())
+
+
+def _far_pieces(
+    more: NDArray[np.bool_], mask: NDArray[np.bool_], guess: float
+) -> tuple[NDArray[np.bool_], NDArray[np.uint8]]:
+    """The pixels of ``more`` farther than a line width (``guess``) from ``mask``, and
+    the disc of that reach (to take back their joins to ``mask``: ``more`` within it)."""
+    reach = _disk_kernel(2 * int(round(guess)) + 1)
+    near = cv2.dilate(mask.astype(np.uint8), reach).astype(bool)
+    return more & ~near, reach
 
 
 def _glare_stretches(
     darkness: NDArray[np.float32],
     paper: NDArray[np.float32],
     mask: NDArray[np.bool_],
-    ruling: NDArray[np.bool_],
     sheet: NDArray[np.bool_] | None,
     guess: float,
     *,
     settings: ReaderSettings,
 ) -> NDArray[np.bool_]:
-    """The light stretches of the drawing where glare washes the paper out.
+    """The light stretches of the drawing where glare washes the paper out (on a page
+    without printed ruling).
 
     Where the paper is at least ``ink_glare_paper`` bright the camera clips
     it, and the drawing's light stretches with it: whole stretches of a
     border fall below the ink level, while the paper there has hardly any
     grain left (nor printed ruling). There the pixels darker than
-    ``ink_glare_darkness`` (off the ``ruling``) that join ``mask`` are the
+    ``ink_glare_darkness`` that join ``mask`` are the
     drawing's: the pieces of them farther than a line width (``guess``)
     from the ink, with their joins to it, are added (not the strokes'
     widening) when they are at most ``ink_glare_gain`` of the ink and not
@@ -1613,8 +1627,7 @@ def _glare_stretches(
     paper : (H, W) float32
         The paper's brightness (0..255).
     mask : (H, W) bool
-        The ink found so far (the ruling taken off).
-    ruling : (H, W) bool
+        The ink found so far.
     sheet : (H, W) bool or None
         The sheet's area (glare off it is the table's).
     guess : float
@@ -1630,17 +1643,46 @@ def _glare_stretches(
         glare &= sheet
     if not glare.any():
         return np.zeros_like(mask)
-    weak = ((darkness > settings.ink_glare_darkness) & glare & ~ruling) | mask
+    weak = ((darkness > settings.ink_glare_darkness) & glare) | mask
     more = components_holding(weak, mask) & ~mask
-    reach = _disk_kernel(2 * int(round(guess)) + 1)
-    near = cv2.dilate(mask.view(np.uint8), reach).view(bool)
-    added = more & ~near
+    added, reach = _far_pieces(more, mask, guess)
     if (
         int(added.sum()) > settings.ink_glare_gain * int(mask.sum())
         or _parallel_share(added, guess) > settings.ink_gaps_parallel
     ):
         return np.zeros_like(mask)
     return more & cv2.dilate(added.view(np.uint8), reach).view(bool)
+
+
+def _lit_gaps(
+    more: NDArray[np.bool_],
+    added: NDArray[np.bool_],
+    paper: NDArray[np.float32],
+    sheet: NDArray[np.bool_] | None,
+    guess: float,
+    reach: NDArray[np.uint8],
+    *,
+    settings: ReaderSettings,
+) -> NDArray[np.bool_]:
+    """The gaps of a drawing that is not faint bridged where the light is strong.
+
+    Of ``added`` (the pixels of the light stretches ``more`` farther than a
+    line width from the ink, :func:`_far_pieces`), the pieces where the paper
+    is brightly lit (glare, a lit side: at least ``ruling_glare_paper`` bright
+    or ``ruling_glare_ratio`` times the ``sheet``'s median ``paper``) and at
+    least a line width (``guess``) long (specks bridge nothing), with their
+    joins to the ink (``more`` within ``reach`` of them); see
+    ``ReaderSettings.ink_faint_gaps_gain``.
+    """
+    on = paper[sheet] if sheet is not None and sheet.any() else paper
+    lit = paper >= min(
+        settings.ruling_glare_paper * 255.0,
+        settings.ruling_glare_ratio * float(np.median(on)),
+    )
+    _, labels, stats, _ = connected_components((added & lit).view(np.uint8))
+    long = _box_length(stats) >= guess
+    long[0] = False
+    return more & cv2.dilate(long.take(labels).view(np.uint8), reach).view(bool)
 
 
 def _lines_darkness(
@@ -1770,9 +1812,7 @@ def _ink_at(
             # The drawing's light stretches add a part of it (its strokes
             # also grow wider: that is not counted); much more is something
             # else (unseen ruling, texture).
-            reach = _disk_kernel(2 * int(round(guess)) + 1)
-            near = cv2.dilate(mask.astype(np.uint8), reach).astype(bool)
-            added = more & ~near
+            added, reach = _far_pieces(more, mask, guess)
             if sheet is not None:
                 added &= sheet
             gain = float(added.sum()) / max(1, int(mask.sum()))
@@ -1783,17 +1823,7 @@ def _ink_at(
                 and gain <= settings.ink_faint_gaps_gain
                 and _parallel_share(added, guess) <= settings.ink_gaps_parallel
             ):
-                # Only where the light is strong (glare, a lit side).
-                on = paper[sheet] if sheet is not None and sheet.any() else paper
-                lit = paper >= min(
-                    settings.ruling_glare_paper * 255.0,
-                    settings.ruling_glare_ratio * float(np.median(on)),
-                )
-                # (Specks shorter than a line width bridge nothing.)
-                _, labels, stats, _ = connected_components((added & lit).view(np.uint8))
-                long = _box_length(stats) >= guess
-                long[0] = False
-                kept = more & cv2.dilate(long.take(labels).view(np.uint8), reach).view(bool)
+                kept = _lit_gaps(more, added, paper, sheet, guess, reach, settings=settings)
             else:
                 kept = None
             if kept is not None:
@@ -1806,7 +1836,7 @@ def _ink_at(
         # level (not on ruled paper: the ruling search misses the ruling's
         # light stretches in the glare as well).
         if level < settings.ink_darkness and settings.ink_glare_gain > 0:
-            mask |= _glare_stretches(darkness, paper, mask, ruling, sheet, guess, settings=settings)
+            mask |= _glare_stretches(darkness, paper, mask, sheet, guess, settings=settings)
     if ruling.any() and settings.ruling_colour_min > 0:
         ruling &= ~_grey_on_coloured_ruling(
             colour(), raw, ruling, settings=settings, drawing=mask & ~ruling
