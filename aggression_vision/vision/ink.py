@@ -1432,12 +1432,21 @@ def find_ink(image: NDArray[np.uint8], *, settings: ReaderSettings, rectified: b
     # would set the ruling's direction, and it is no faint drawing.
     area = paper_area(image, settings=settings) if settings.paper_area_max > 0 else None
     drop = not rectified or settings.paper_area_rectified
-    ink = _ink_at(image, gray, darkness, paper, area, None, settings=settings, drop=drop)
+    # The print's colour and the red channel's darkness do not depend on the
+    # gain: measured once (when first asked for) for both readings. (The
+    # ruling search's threads may both ask: the same values either way.)
+    colour = functools.cache(lambda: print_colour(image, darkness, settings=settings))
+    red = functools.cache(lambda: paper_darkness(image[:, :, 2], settings=settings)[0])
+    ink = _ink_at(
+        image, gray, darkness, paper, area, None, colour, red, settings=settings, drop=drop
+    )
     gain = _ruling_contrast_gain(darkness, paper, ink.ruling, settings=settings)
     if gain is not None:
         # Glare or a faint print washes out the drawing with the ruling:
         # read again with the contrast brought up to the ruling's usual one.
-        ink = _ink_at(image, gray, darkness, paper, area, gain, settings=settings, drop=drop)
+        ink = _ink_at(
+            image, gray, darkness, paper, area, gain, colour, red, settings=settings, drop=drop
+        )
     return ink
 
 
@@ -1727,6 +1736,8 @@ def _ink_at(
     paper: NDArray[np.float32],
     area: NDArray[np.bool_] | None,
     gain: NDArray[np.float32] | None,
+    colour: Callable[[], NDArray[np.float32]],
+    red: Callable[[], NDArray[np.float32]],
     *,
     settings: ReaderSettings,
     drop: bool,
@@ -1734,6 +1745,8 @@ def _ink_at(
     """The ink of ``find_ink`` from the darkness ``raw`` raised ``gain`` times (if not None).
 
     ``paper``: the paper's brightness (``paper_darkness``), where glare shows.
+    ``colour`` and ``red`` return the print's colour (``print_colour`` of
+    ``image`` and ``raw``) and the red channel's darkness (``paper_darkness``).
 
     ``drop``: whether the ink off the sheet's ``area`` is dropped (the
     area still bounds the ruling search and the faint drawing's gain).
@@ -1766,9 +1779,6 @@ def _ink_at(
         and float(_median(darkness[mask])) < settings.ink_faint_ruled_median
     ):
         lines = np.zeros_like(mask)
-    # The colour is measured once, when first asked for (a ruling seen; the
-    # ruling search's threads may both ask: the same values either way).
-    colour = functools.cache(lambda: print_colour(image, raw, settings=settings))
 
     @functools.cache
     def inner_colour() -> NDArray[np.float32]:
@@ -1860,8 +1870,7 @@ def _ink_at(
     # The printed margin line of ruled and Seyes paper is pink: nearly as
     # bright as the paper in the red channel. Drawn ink (pencil, blue, black,
     # even red pens) is dark there too.
-    red_darkness, _ = paper_darkness(image[:, :, 2], settings=settings)
-    mask &= red_darkness >= settings.ink_pink_red * raw
+    mask &= red() >= settings.ink_pink_red * raw
     if settings.paper_area_max > 0 and mask.any() and drop:
         mask = _off_the_sheet(area, mask, settings=settings)
     line_width = stroke_width(mask)
