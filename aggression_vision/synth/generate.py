@@ -41,7 +41,7 @@ from aggression_vision.synth.render import (
     write_text,
 )
 
-GENERATOR_VERSION = 2
+GENERATOR_VERSION = 3
 
 _PAIR = re.compile(r"\[\s+(-?[\d.e+-]+),\s+(-?[\d.e+-]+)\s+\]")
 

@@ -46,6 +46,10 @@ Split: TypeAlias = Literal["all", "train", "synth"]
 
 CHARSET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
+#: Characters narrower than this fraction of the height (a "1", an "I") keep at
+#: least a pen width of paper from their neighbours (``render_text``).
+NARROW_GLYPH = 0.4
+
 # MNIST test-set indices reserved for synthetic photos; the rest train the reader.
 MNIST_SYNTH_START = 8000
 
@@ -707,9 +711,8 @@ def render_text(
     ss = int(min(4, max(1, math.ceil(48 / height_px))))
     H = height_px * ss
 
-    # Each character as its own raster (coverage) at its place on a common baseline.
-    chars: list[tuple[NDArray[np.float32], float, float]] = []  # (raster, x, y) top-left
-    x = 0.0
+    # Each character as its own raster (coverage), then placed on a common baseline.
+    drawn: list[tuple[NDArray[np.float32], int, int, float]] = []  # (raster, ink x0, w, y)
     pen = max(1.0, style.stroke_width * H)
     for ch in text:
         h = max(4, int(round(H * (1 + rng.normal(0, style.size_jitter)))))
@@ -741,11 +744,22 @@ def render_text(
             continue
         x0_ink, x1_ink = int(xs.min()), int(xs.max())
         y_top = (-off) + rng.normal(0, style.baseline_jitter) * H + (H - h)
+        drawn.append((raster, x0_ink, x1_ink - x0_ink + 1, y_top))
+    chars: list[tuple[NDArray[np.float32], float, float]] = []  # (raster, x, y) top-left
+    x = 0.0
+    for i, (raster, x0_ink, ink_w, y_top) in enumerate(drawn):
         chars.append((raster, x - x0_ink, y_top))
-        ink_w = x1_ink - x0_ink + 1
-        # Touching digits overlap a little, never more than a third of the narrower
-        # one (a "1" is barely wider than the pen).
-        x += ink_w + max(style.spacing * H, -0.3 * min(ink_w, 0.5 * H))
+        if i + 1 < len(drawn):
+            narrower = min(ink_w, drawn[i + 1][2])
+            # Touching characters overlap a little, never more than a third of
+            # the narrower one.
+            gap = max(style.spacing * H, -0.3 * min(narrower, 0.5 * H))
+            if narrower < NARROW_GLYPH * H:
+                # A "1" is barely wider than the pen: touching a neighbour's
+                # stroke it would only thicken it, and the number would show
+                # one digit fewer. People leave it apart.
+                gap = max(gap, pen)
+            x += ink_w + gap
 
     # Slant and rotation of the whole string, applied to each character so
     # that every character keeps its own box.

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -63,6 +64,26 @@ def test_boxes_in_reading_order_when_spaced() -> None:
     # spaced characters do not overlap
     for a, b in zip(boxes, boxes[1:], strict=False):
         assert a[2] <= b[0] + 1
+
+
+@pytest.mark.parametrize("text", ["15", "51", "111", "71"])
+def test_a_narrow_one_keeps_paper_between_it_and_its_neighbours_even_when_written_tight(
+    text: str,
+) -> None:
+    # Touching characters may overlap, but a bare 1 laid along a 5's stem only
+    # thickens it: the photo would show one digit fewer than the truth.
+    checked = 0
+    for seed in range(40):
+        rng = np.random.default_rng(seed)
+        style = replace(random_style(rng), spacing=-0.12, slant=0.0, rotation_deg=0.0)
+        _, boxes = render_text(text, rng, height_px=40, style=style)
+        pen = max(1.0, style.stroke_width * 40)
+        for a, b in zip(boxes, boxes[1:], strict=False):
+            # (A 1 written as a bare stroke: a quarter of the height wide at most.)
+            if min(a[2] - a[0], b[2] - b[0]) <= 0.25 * 40:
+                checked += 1
+                assert b[0] - a[2] >= pen - 2
+    assert checked >= 3
 
 
 def test_deterministic_per_seed() -> None:
