@@ -103,7 +103,9 @@ class HandStyle:
         (>0.1) or thins (<0.08) font and MNIST glyphs a little.
     spacing : float
         Gap between the ink of consecutive characters, fraction of the
-        height; negative values make digits touch or overlap.
+        height; negative values make digits touch or overlap (by at most a
+        third of the narrower; a character narrower than ``NARROW_GLYPH``
+        keeps a pen width of paper from its neighbours).
     jitter : float
         Amplitude of the smooth per-point wobble of strokes.
     aspect : float
