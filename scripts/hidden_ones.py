@@ -39,6 +39,8 @@ def main() -> None:
     parser.add_argument("--count", type=int, default=3000)
     parser.add_argument("--visible", type=float, default=0.3)
     args = parser.parse_args()
+    if args.count < 1:
+        raise SystemExit(f"hidden_ones.py: --count must be at least 1, got {args.count}")
     recorder = _Recorder()
     hw.cv2 = recorder  # type: ignore[assignment]
     shares = []

@@ -1437,16 +1437,12 @@ def find_ink(image: NDArray[np.uint8], *, settings: ReaderSettings, rectified: b
     # ruling search's threads may both ask: the same values either way.)
     colour = functools.cache(lambda: print_colour(image, darkness, settings=settings))
     red = functools.cache(lambda: paper_darkness(image[:, :, 2], settings=settings)[0])
-    ink = _ink_at(
-        image, gray, darkness, paper, area, None, colour, red, settings=settings, drop=drop
-    )
+    ink = _ink_at(gray, darkness, paper, area, None, colour, red, settings=settings, drop=drop)
     gain = _ruling_contrast_gain(darkness, paper, ink.ruling, settings=settings)
     if gain is not None:
         # Glare or a faint print washes out the drawing with the ruling:
         # read again with the contrast brought up to the ruling's usual one.
-        ink = _ink_at(
-            image, gray, darkness, paper, area, gain, colour, red, settings=settings, drop=drop
-        )
+        ink = _ink_at(gray, darkness, paper, area, gain, colour, red, settings=settings, drop=drop)
     return ink
 
 
@@ -1730,7 +1726,6 @@ def _lines_darkness(
 
 
 def _ink_at(
-    image: NDArray[np.uint8],
     gray: NDArray[np.uint8],
     raw: NDArray[np.float32],
     paper: NDArray[np.float32],
@@ -1745,8 +1740,8 @@ def _ink_at(
     """The ink of ``find_ink`` from the darkness ``raw`` raised ``gain`` times (if not None).
 
     ``paper``: the paper's brightness (``paper_darkness``), where glare shows.
-    ``colour`` and ``red`` return the print's colour (``print_colour`` of
-    ``image`` and ``raw``) and the red channel's darkness (``paper_darkness``).
+    ``colour`` and ``red`` return the print's colour (``print_colour`` of the
+    photo and ``raw``) and the photo's red channel's darkness (``paper_darkness``).
 
     ``drop``: whether the ink off the sheet's ``area`` is dropped (the
     area still bounds the ruling search and the faint drawing's gain).
