@@ -824,6 +824,22 @@ class MarksSettings:
         right, none lost.)
     ones_stretch_below : float
         See ``ones_stretch``.
+    ones_double_least : float
+        A whole cluster of writing height whose reading ends as "1" with a posterior
+        below ``ones_double_below`` is "11" when the first reading of its crop gave
+        "11" at least this posterior (over the closed vocabulary, see
+        :func:`digits.closed_vocabulary`): the network reads two ones written close as
+        one (it must see a gap between them to read the 1 twice), sure of the one
+        stroke though the pair keeps some posterior; a lone 1 leaves the pair almost
+        none. Its posterior is the pair's. Above 1: off. (Marks stage on the cached
+        segmentations, final "1" readings: dev3v3 11 of 29 misread 11s right, 2 of 294
+        ones lost; dev3 15 of 33 and 3 of 294; other doubled digits gain nothing.)
+    ones_double_below : float
+        See ``ones_double_least``.
+    ones_double_letter : float
+        See ``ones_double_least``: not for a reading with at least this much of its
+        posterior on the letters (a letter's strokes read as "1": an N, an M). (Dev:
+        the one 1 lost on dev3 had 0.64, the pairs won at most 0.37.)
     nothing_number_mass : float
         A whole cluster of one component and writing height (``number_min_height``)
         read as nothing with at least this much of its posterior on the numbers is its
@@ -875,6 +891,11 @@ class MarksSettings:
         :func:`_stroke_pairs`). 0: off. (Dev photos, marks stage on 7222539's
         segmentations: armies right 2204 -> 2207 of 2546, none lost; validation photos
         20000-20299: 4006 -> 4008, none lost.)
+    ones_pair_named : float
+        On a page that names its countries, the same (see ``ones_pair_height``) for a
+        cluster of a country whose letter another whole cluster reads as, at least this
+        posterior: a country holds one letter, so the two strokes beside it are no
+        letter (an I grouped with a 1 reads as the pair too). Above 1: off.
     ones_pair_slant, ones_pair_parallel : float
         See ``ones_pair_height``: the two strokes lean at most ``ones_pair_slant``
         degrees off upright (a page's writing turned a little off its rows leans its
@@ -1491,6 +1512,9 @@ class MarksSettings:
     view_shear_crossed: float = 0.5
     ones_stretch: float = 1.5
     ones_stretch_below: float = 0.7
+    ones_double_least: float = 0.1
+    ones_double_below: float = 0.9
+    ones_double_letter: float = 0.5
     nothing_number_mass: float = 0.5
     stroke_one_height: float = 0.7
     stroke_one_width: float = 0.4
@@ -1503,6 +1527,7 @@ class MarksSettings:
     line_one_dark: float = 0.5
     line_one_cover: float = 0.6
     ones_pair_height: float = 0.6
+    ones_pair_named: float = 0.9
     ones_pair_slant: float = 50.0
     ones_pair_parallel: float = 15.0
     ones_pair_level: float = 0.5
@@ -1888,6 +1913,8 @@ def read_page(
             readings, crops, frame_gray, frame_borders, net, cfg, ll[0] if ll else None
         )
         readings = border_underlines(readings, frame_borders, cfg)
+        if ll:
+            readings = _doubled_ones(readings, ll[0], cfg)
     # Light pieces are only taken for a confident number, not a lone stroke (paper
     # texture, a shadow's edge or a faint printed mark reads as something else, as
     # nothing sure or as a 1): the others read as nothing.
@@ -1901,6 +1928,13 @@ def read_page(
         # reading has its letter grouped with its number, and a split into a letter
         # and a number needs less evidence there.
         resolved = resolve_splits(readings, cfg, lettered=with_letter)
+        if cfg.ones_pair_height > 0 and cfg.ones_pair_named <= 1.0:
+            # (A country whose letter stands apart: two strokes beside it are "11".)
+            named = _named_clusters(resolved, cfg.ones_pair_named)
+            paired = _stroke_pairs(readings, crops, cfg, lambda cl: id(cl) in named)
+            if paired is not readings:
+                readings = paired
+                resolved = resolve_splits(readings, cfg, lettered=with_letter)
     elif cfg.ones_pair_height > 0:
         # (On a page that names no countries: an I beside a 1 is a lettered page's.)
         paired = _stroke_pairs(readings, crops, cfg)
@@ -4803,6 +4837,35 @@ def _reread_ones(
     return result
 
 
+def _doubled_ones(
+    readings: list[ClusterReading], likelihoods: NDArray[np.float64], cfg: MarksSettings
+) -> list[ClusterReading]:
+    """The readings with the doubtful ones that are two (see ``ones_double_least``).
+    ``likelihoods``: the first reading's log-likelihoods of the closed vocabulary, one
+    row per reading."""
+    if cfg.ones_double_least > 1.0:
+        return readings
+    base = digits.closed_vocabulary()
+    one, two = base.index("1"), base.index("11")
+    out = list(readings)
+    for i, r in enumerate(readings):
+        if (
+            r.text != "1"
+            or r.cluster.split_of is not None
+            or r.probability >= cfg.ones_double_below
+            or r.letter_mass >= cfg.ones_double_letter
+            or r.cluster.height < cfg.number_min_height
+            or i >= len(likelihoods)
+        ):
+            continue
+        row = likelihoods[i]
+        post = np.exp(row - row.max())
+        p = float(post[two] / post.sum())
+        if p >= cfg.ones_double_least and post[one] > 0:
+            out[i] = replace(r, text="11", probability=p)
+    return out
+
+
 def border_bar_view(
     crop: NDArray[np.float32],
     cl: Cluster,
@@ -5012,21 +5075,44 @@ def _line_ones(
 
 
 def _stroke_pairs(
-    readings: list[ClusterReading], crops: list[NDArray[np.float32]], cfg: MarksSettings
+    readings: list[ClusterReading],
+    crops: list[NDArray[np.float32]],
+    cfg: MarksSettings,
+    only: Callable[[Cluster], bool] | None = None,
 ) -> list[ClusterReading]:
     """The readings with the whole clusters that are two strokes side by side read
     "11" (see ``ones_pair_height``); ``readings`` itself when none is. ``crops``: the
-    clusters' crops, by index."""
+    clusters' crops, by index; ``only``: when given, the clusters looked at."""
     out = list(readings)
     for i, (r, crop) in enumerate(zip(readings, crops, strict=True)):
         cl = r.cluster
-        if cl.split_of is not None or len(cl.components) != 2 or r.text == "11":
+        if cl.split_of is not None or r.text == "11":
+            continue
+        if only is None and len(cl.components) != 2:
+            continue
+        if only is not None and not only(cl):
             continue
         if r.text.isdigit() and r.text != "1":
             continue
         if _two_strokes(crop, cl, cfg):
             out[i] = replace(r, text="11", probability=r.number_mass)
     return out if any(a is not b for a, b in zip(out, readings, strict=True)) else readings
+
+
+def _named_clusters(resolved: list[ClusterReading], least: float) -> set[int]:
+    """The whole clusters of ``resolved`` (by ``id``) in a country whose letter another
+    whole cluster reads as, with at least ``least`` posterior (see
+    ``ones_pair_named``)."""
+    named: dict[int, list[Cluster]] = {}
+    for r in resolved:
+        if r.cluster.split_of is None and r.letter and r.probability >= least:
+            named.setdefault(r.cluster.region, []).append(r.cluster)
+    return {
+        id(r.cluster)
+        for r in resolved
+        if r.cluster.split_of is None
+        and any(x is not r.cluster for x in named.get(r.cluster.region, []))
+    }
 
 
 def _two_strokes(crop: NDArray[np.float32], cl: Cluster, cfg: MarksSettings) -> bool:

@@ -338,6 +338,63 @@ def test_two_upright_strokes_side_by_side_are_eleven() -> None:
     assert _stroke_pairs(list(rs[1:3]), list(crops[1:3]), cfg) == list(rs[1:3])
 
 
+def test_a_pair_of_strokes_beside_its_country_letter_is_eleven() -> None:
+    from aggression_vision.vision.marks import (
+        Cluster,
+        ClusterReading,
+        _named_clusters,
+        _stroke_pairs,
+    )
+
+    cfg = MarksSettings()
+    crop = np.zeros((50, 50), np.float32)
+    for p0, p1 in (((18, 8), (19, 42)), ((30, 8), (31, 42))):
+        cv2.line(crop, p0, p1, 1.0, 3)
+    box = (16, 6, 34, 44)
+    # One component (the two ones touch): looked at only where the letter stands apart.
+    pair = ClusterReading(Cluster(1, box, (1,), 38 / 34), "1", 0.5, 0.0, 0.0, number_mass=0.9)
+    letter = ClusterReading(Cluster(1, (40, 6, 48, 20), (2,)), "M", 0.97, 0.0, 0.0)
+    alone = ClusterReading(Cluster(2, box, (3,), 38 / 34), "1", 0.5, 0.0, 0.0, number_mass=0.9)
+    named = _named_clusters([pair, letter, alone], cfg.ones_pair_named)
+    assert named == {id(pair.cluster)}
+    rs = [pair, letter, alone]
+    out = _stroke_pairs(rs, [crop, crop, crop], cfg, lambda cl: id(cl) in named)
+    assert [r.text for r in out] == ["11", "M", "1"]
+    # A letter not sure enough names no country.
+    unsure = replace(letter, probability=0.5)
+    assert _named_clusters([pair, unsure], cfg.ones_pair_named) == set()
+
+
+def test_a_doubtful_one_that_keeps_posterior_on_the_pair_is_eleven() -> None:
+    from aggression_vision.vision.marks import Cluster, ClusterReading, _doubled_ones
+
+    cfg = MarksSettings()
+    base = digits.closed_vocabulary()
+    one, two = base.index("1"), base.index("11")
+
+    def reading(p: float, p11: float, **kw: object) -> tuple[ClusterReading, np.ndarray]:
+        row = np.full(len(base), -30.0)
+        row[one], row[two] = np.log(1 - p11), np.log(p11)
+        letter = float(kw.pop("letter_mass", 0.0))  # type: ignore[arg-type]
+        cl = Cluster(1, (0, 0, 20, 30), (1,), **kw)  # type: ignore[arg-type]
+        return ClusterReading(cl, "1", p, 0.0, 0.0, letter_mass=letter), row
+
+    cases = [
+        reading(0.5, 0.2),  # doubtful, the pair keeps some posterior: 11
+        reading(0.95, 0.2),  # sure of the one
+        reading(0.5, 0.02),  # the pair has almost none
+        reading(0.5, 0.2, letter_mass=0.6),  # rather a letter's strokes
+        reading(0.5, 0.2, height=0.4),  # short: no number
+        reading(0.5, 0.2, split_of=(0, 1)),  # part of a trial split
+    ]
+    rs, rows = zip(*cases, strict=True)
+    out = _doubled_ones(list(rs), np.stack(rows), cfg)
+    assert [r.text for r in out] == ["11", "1", "1", "1", "1", "1"]
+    assert out[0].probability == pytest.approx(0.2)
+    off = MarksSettings(ones_double_least=2.0)
+    assert _doubled_ones(list(rs), np.stack(rows), off) == list(rs)
+
+
 def test_of_two_letters_in_a_country_of_a_lettered_page_one_is_its_number() -> None:
     from aggression_vision.vision.marks import Cluster, ClusterReading, combine
 
