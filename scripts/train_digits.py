@@ -286,8 +286,13 @@ def train(args):
         model.load_state_dict(state_from_onnx(Path(args.init), model))
     elif args.init:
         model.load_state_dict(torch.load(args.init))
-    n_params = sum(p.numel() for p in model.parameters())
-    print(f"{n} samples, {n_params} parameters", flush=True)
+    if args.text_only:
+        # The trunk and the underline/cross-out head stay as they are (bit for bit in the
+        # export): only the text head (collapse, context, head) learns.
+        for p in [*model.features.parameters(), *model.marks.parameters()]:
+            p.requires_grad_(False)
+    n_params = sum(p.numel() for p in model.parameters() if p.requires_grad)
+    print(f"{n} samples, {n_params} parameters trained", flush=True)
     guard = None
     if args.distill:
         teacher = MarkNetTorch()
@@ -306,7 +311,9 @@ def train(args):
         gh = -(qc * qc.log() + (1 - qc) * (1 - qc).log())
         guard = (torch.from_numpy(gx[keep]), glp[keep], gq[keep], gw[keep], gh[keep])
         del teacher
-    opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
+    opt = torch.optim.AdamW(
+        [p for p in model.parameters() if p.requires_grad], lr=args.lr, weight_decay=1e-4
+    )
     steps = args.epochs * (n // args.batch)
     # With a time limit the number of steps is unknown in advance: the learning rate then
     # follows the same one-cycle shape over the elapsed fraction of the time budget (or of
@@ -358,7 +365,9 @@ def train(args):
             logits, mk = model(xb)
             lp = logits[:nb].log_softmax(2).permute(1, 0, 2)  # T, N, C
             il = torch.full((nb,), lp.shape[0], dtype=torch.long)
-            loss = ctc(lp, flat, il, tl) + 0.5 * bce(mk[:nb], mt[idx])
+            loss = ctc(lp, flat, il, tl)
+            if not args.text_only:
+                loss = loss + 0.5 * bce(mk[:nb], mt[idx])
             if guard is not None:
                 # KL(teacher || student) per column, summed over the columns; the marks
                 # head's soft-target BCE less the teacher's entropy is its binary KL.
@@ -498,6 +507,11 @@ def main() -> None:
     p.add_argument("--guard-weight", type=float, default=2.0, help="weight of the guard's KL")
     p.add_argument("--lone-weight", type=float, default=3.0, help="KL weight of lone 1s, 2s")
     p.add_argument("--freeze-bn", action="store_true", help="keep batch-norm statistics")
+    p.add_argument(
+        "--text-only",
+        action="store_true",
+        help="train the text head only (trunk and underline/cross-out head frozen)",
+    )
     p.add_argument("--threads", type=int, default=2, help="torch threads")
     args = p.parse_args()
     torch.set_num_threads(args.threads)
