@@ -41,6 +41,8 @@ def main() -> None:
     args = parser.parse_args()
     if args.count < 1:
         raise SystemExit(f"hidden_ones.py: --count must be at least 1, got {args.count}")
+    if not 0.0 < args.visible <= 1.0:
+        raise SystemExit(f"hidden_ones.py: --visible must be in (0, 1], got {args.visible}")
     recorder = _Recorder()
     hw.cv2 = recorder  # type: ignore[assignment]
     shares = []

@@ -338,6 +338,9 @@ def train(args):
         model.train()
         if args.freeze_bn:
             _freeze_bn(model)
+        elif args.text_only:
+            # (A frozen trunk keeps its batch statistics too: its export stays bit for bit.)
+            _freeze_bn(model.features)
         order = rng.permutation(n)
         t0 = time.time()
         tot = 0.0

@@ -4772,8 +4772,7 @@ def _reread_turned(
         theirs = [np.split(m.run(every).logprobs, cuts) for m in more]
     rows = [x for k, m in enumerate(mine) for x in (m, *(t[k] for t in theirs))]
     ll = digits.ctc_log_likelihood(np.concatenate(rows), base)
-    post = np.exp(ll - ll.max(axis=1, keepdims=True))
-    post /= post.sum(axis=1, keepdims=True)
+    post = _posteriors(ll)
     groups = np.split(post, np.cumsum([(1 + len(vs)) * (1 + len(more)) for vs in per])[:-1])
     out_r = list(readings)
     for i, group in zip(pick, groups, strict=True):
@@ -4860,9 +4859,8 @@ def _doubled_ones(
             or i >= len(likelihoods)
         ):
             continue
-        row = likelihoods[i]
-        post = np.exp(row - row.max())
-        p = float(post[two] / post.sum())
+        post = _posteriors(likelihoods[i : i + 1])[0]
+        p = float(post[two])
         if p >= cfg.ones_double_least and post[one] > 0:
             out[i] = replace(r, text="11", probability=p)
     return out
@@ -5090,9 +5088,7 @@ def _stroke_pairs(
         cl = r.cluster
         if cl.split_of is not None or r.text == "11":
             continue
-        if only is None and len(cl.components) != 2:
-            continue
-        if only is not None and not only(cl):
+        if not (only(cl) if only is not None else len(cl.components) == 2):
             continue
         if r.text.isdigit() and r.text != "1":
             continue
@@ -5377,12 +5373,18 @@ def crossed_net_word(
     return result
 
 
+def _posteriors(ll: NDArray[np.float64]) -> NDArray[np.float64]:
+    """Each row of log-likelihoods ``ll`` (N, K) as a posterior over its K texts."""
+    post = np.exp(ll - ll.max(axis=1, keepdims=True))
+    post /= post.sum(axis=1, keepdims=True)
+    return np.asarray(post)
+
+
 def _mean_posterior(logprobs: NDArray[np.float32], groups: int) -> NDArray[np.float64]:
     """The posterior over the closed vocabulary (nothing, numbers, letters) of each of
     ``groups`` equal runs of rows of ``logprobs``, averaged over its run."""
     ll = digits.ctc_log_likelihood(logprobs, digits.closed_vocabulary())
-    post = np.exp(ll - ll.max(axis=1, keepdims=True))
-    post /= post.sum(axis=1, keepdims=True)
+    post = _posteriors(ll)
     return np.asarray(post.reshape(groups, len(post) // groups, -1).mean(axis=1))
 
 
@@ -6721,8 +6723,7 @@ def _number_posteriors(
         return {}
     rows = [index[id(owners[k][0].cluster)] for k in regions]
     ll = likelihoods[rows, 1 : 1 + digits.MAX_ARMIES]
-    post = np.exp(ll - ll.max(axis=1, keepdims=True))
-    post /= post.sum(axis=1, keepdims=True)
+    post = _posteriors(ll)
     return dict(zip(regions, post, strict=True))
 
 
