@@ -683,10 +683,26 @@ def find_ruling(
     found = list(found)
     pitches += steps
     page_angles = list(found)
+    # How dark the print is, from the page's own families: a family that only
+    # a tile sees, much darker, is ink drawn in parallel lines.
+    cap = None
+    if (
+        settings.ruling_new_darker > 0
+        and page_angles
+        and ruling.any()
+        and np.count_nonzero(ruling) >= settings.ruling_new_min_share * ruling.size
+    ):
+        cap = (settings.ruling_new_darker * float(_median(darkness[ruling])), page_angles)
     if n > 1:
         missed = []
         seen = []
         for sl, (part, hit, steps) in zip(tiles, first[1:], strict=True):
+            if cap is not None and not all(
+                _known_angle(a, page_angles, settings.ruling_known_angle) for a in hit
+            ):
+                # (Looked at again with the cap: rare, and in this thread.)
+                done[:] = [(s, parts) for s, parts in done if s != sl]
+                part, hit, steps = search(sl, settings, new_cap=cap)
             ruling[sl] |= part
             found += hit
             pitches += steps
@@ -714,9 +730,14 @@ def find_ruling(
                 # fine tile needs only the evidence of a missed tile (lines
                 # of a few steps are all it holds).
                 cfg = settings if around else relaxed
-                searches.append((sl, lambda sl=sl, cfg=cfg, known=known: search(sl, cfg, known)))
+                searches.append(
+                    (
+                        sl,
+                        lambda sl=sl, cfg=cfg, known=known: search(sl, cfg, known, new_cap=cap),
+                    )
+                )
         if found:
-            searches += [(sl, lambda sl=sl: search(sl, relaxed)) for sl in missed]
+            searches += [(sl, lambda sl=sl: search(sl, relaxed, new_cap=cap)) for sl in missed]
         results = _in_threads([task for _, task in searches], settings.ruling_threads)
         for (sl, _), (part, _, steps) in zip(searches, results, strict=True):
             ruling[sl] |= part
@@ -757,7 +778,7 @@ def find_ruling(
                     (
                         sl,
                         lambda sl=sl, known=known: search(
-                            sl, cfg, known, within=rest, bridge=bridge, pitch=pitch
+                            sl, cfg, known, within=rest, bridge=bridge, pitch=pitch, new_cap=cap
                         ),
                     )
                 )
@@ -786,6 +807,7 @@ def _ruling_in(
     off_sheet: NDArray[np.bool_] | None = None,
     lines: list[NDArray[np.bool_]] | None = None,
     colour: Callable[[], NDArray[np.float32]] | None = None,
+    new_cap: tuple[float, list[float]] | None = None,
 ) -> tuple[NDArray[np.bool_], list[float]]:
     """The ruling of one area (the page or a tile of it), and the angles of its families.
 
@@ -797,9 +819,16 @@ def _ruling_in(
     (dense ink of ``mask``) can be ruling but is left out of the lines'
     direction, of a tile's evidence and of the lines' thickness. ``colour``
     (returns ``print_colour`` of the area; with ``keep_in``): grey stretches
-    of a coloured family's lines are kept (``_grey_stretches``).
+    of a coloured family's lines are kept (``_grey_stretches``). ``new_cap``
+    (a darkness and the page's families' angles): a family turned by more
+    than ``ruling_known_angle`` from all those angles whose lines' median
+    darkness is above that darkness is none (ink drawn in parallel lines).
     """
     h, w = mask.shape
+    first_step = 0 if steps is None else len(steps)
+    # (The caller's list: the name ``lines`` is taken for another list below.)
+    out_lines = lines
+    first_lines = 0 if out_lines is None else len(out_lines)
     # On the whole page a ruling's lines are long and many; a tile holds few
     # and short ones, and dense ink along them (junctions, numbers, borders
     # drawn along a line) can make up what its tests ask for.
@@ -958,6 +987,8 @@ def _ruling_in(
         r = settings.ruling_restore
         near = cv2.dilate(drawn.astype(np.uint8), _disk_kernel(2 * r + 1)).astype(bool)
         thins = [t | (b & o & ~near) for t, b, o in zip(thins, lines, others, strict=True)]
+    # (Each family's pixels as taken, for the cap.)
+    taken = []
     for back, strays, frames, step in zip(thins, off_lattice, families, family_steps, strict=True):
         family = back & mask
         if keep_in is not None:
@@ -1015,6 +1046,37 @@ def _ruling_in(
                     colour(), darkness, whole, frames, step, settings=settings, scale=scale
                 )
         ruling |= family & ~strays
+        taken.append(family)
+    if new_cap is not None:
+        limit, page_angles = new_cap
+        darker = [
+            angle
+            for angle, family in zip(found, taken, strict=True)
+            if not _known_angle(angle, page_angles, settings.ruling_known_angle)
+            and _darker_than(darkness, family, limit)
+        ]
+        if darker:
+            # The same search with those families left alone.
+            if steps is not None:
+                del steps[first_step:]
+            if out_lines is not None:
+                del out_lines[first_lines:]
+            return _ruling_in(
+                darkness,
+                mask,
+                settings=settings,
+                keep_in=keep_in,
+                scale=None if not tile else scale,
+                known=(known or []) + darker,
+                bridge=bridge,
+                pitch=pitch,
+                steps=steps,
+                texture=texture,
+                off_sheet=off_sheet,
+                lines=out_lines,
+                colour=colour,
+                new_cap=new_cap,
+            )
     return ruling, found
 
 
@@ -1224,6 +1286,17 @@ def _line_stats(
     has = long & (n > 0)
     level = dark[start[has] + n[has] // 2]
     return float(np.mean(level >= ratio * np.median(level))), spread
+
+
+def _known_angle(angle: float, known: list[float], tolerance: float) -> bool:
+    """Whether ``angle`` (degrees, lines' direction mod 180) is within ``tolerance``
+    of one of ``known``."""
+    return any(abs((angle - k + 90.0) % 180.0 - 90.0) <= tolerance for k in known)
+
+
+def _darker_than(darkness: NDArray[np.float32], where: NDArray[np.bool_], level: float) -> bool:
+    """Whether the median darkness of the ``where`` pixels (some) is above ``level``."""
+    return bool(where.any()) and float(_median(darkness[where])) > level
 
 
 def _local_level(

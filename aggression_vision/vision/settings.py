@@ -377,6 +377,18 @@ class ReaderSettings:
     ruling_residual_pitch : float
         That search takes only a lattice whose line step is within this
         fraction of the step of the ruling found on the page (0: any step).
+    ruling_new_darker : float
+        A family seen in a tile but turned by more than ``ruling_known_angle``
+        from every family seen on the whole page is no ruling when its lines'
+        median darkness is above this many times that of the page's ruling:
+        a map's parallel borders drawn in ink across lined paper (a grid of
+        countries) look like a family in one tile, but printed lines seen
+        only in a tile (perspective fans them out) are as light as the rest
+        of the print. 0 turns this off.
+    ruling_new_min_share : float
+        ... only when the page's ruling covers at least this fraction of the
+        page (below it the print is mostly too faint to be ink, and the few
+        pixels taken, where it crosses the drawing, do not give its level).
     ruling_max_skew : float
         Degrees: the second family of a ruling is looked for this far from
         the right angle to the first (perspective turns it).
@@ -928,6 +940,8 @@ class ReaderSettings:
     ruling_residual_relaxed: bool = True
     ruling_residual_bridge: float = 0.015
     ruling_residual_pitch: float = 0.3
+    ruling_new_darker: float = 1.65
+    ruling_new_min_share: float = 0.01
     ruling_max_skew: float = 20.0
     ruling_thick_ratio: float = 1.2
     ruling_thick_extra: float = 0.0

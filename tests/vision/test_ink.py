@@ -730,6 +730,27 @@ def test_the_grain_of_the_table_does_not_hide_a_cut_off_sheets_ruling() -> None:
     assert seg.ruled  # (the marks stage looks for what is left of it)
 
 
+def test_a_grid_of_ink_borders_across_lined_paper_is_no_ruling() -> None:
+    # Dev photo 061065 (generator version 3): a grid of countries drawn in
+    # blue ballpoint across lined paper. One tile of the ruling search took
+    # the map's parallel borders, crossing the printed lines, for a second
+    # family, twice as dark as the print; its countries merged (15 of 24).
+    sample = generate_sample(61065)
+    ok, jpeg = cv2.imencode(".jpg", sample.image, [cv2.IMWRITE_JPEG_QUALITY, sample.jpeg_quality])
+    assert ok
+    image = cv2.imdecode(jpeg, cv2.IMREAD_COLOR)
+    truth = len(sample.document["countries"])
+    assert truth == 24
+    found = {
+        darker: len(
+            segment(image, settings=replace(ReaderSettings(), ruling_new_darker=darker)).regions
+        )
+        for darker in (0.0, ReaderSettings().ruling_new_darker)
+    }
+    assert found[ReaderSettings().ruling_new_darker] == truth
+    assert found[0.0] < truth - 5
+
+
 def test_a_heavy_stroke_inside_the_sheet_is_paper_but_the_table_at_the_edge_is_not() -> None:
     gray = np.full((1200, 1600), 235, np.uint8)
     cv2.line(gray, (600, 400), (900, 400), 20, 48)  # a felt stroke wider than the median
