@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import functools
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Container
 from dataclasses import dataclass
 
 import cv2
@@ -1941,6 +1941,10 @@ def dividing_pieces(
     aim_back: float = 0.0,
     cone: float = 0.0,
     coast: int | None = None,
+    digit_gap: float = 0.0,
+    digit_extent: float = 0.0,
+    darkness: NDArray[np.float32] | None = None,
+    digit_tone: float = 0.0,
 ) -> NDArray[np.bool_]:
     """Pieces of writing that divide a country in two, with their joins.
 
@@ -1974,7 +1978,13 @@ def dividing_pieces(
     within ``hue_reach`` than to the borders there and at least
     ``contrast`` (BGR chroma) from the borders' (in a player's pen), and a
     piece with more than ``max_share`` of it within ``beside`` of other
-    writing (a stroke of a number, :func:`_clear_of_writing`); a piece
+    writing (a stroke of a number, :func:`_clear_of_writing`), nor a piece
+    at most ``digit_extent`` writing heights long, joined at one end only
+    by a ray or aim (a stretch of border comes close to the borders at both
+    ends), with a digit-sized piece of writing side by side with it within
+    ``digit_gap`` writing heights and, with ``darkness``, at most
+    ``digit_tone`` times as dark or as light (:func:`_beside_digit`: a digit
+    of the number, such as the second 1 of an 11, in the piece's pen); a piece
     joined to another is taken only when both pass.
 
     Parameters
@@ -1991,6 +2001,13 @@ def dividing_pieces(
     coast : int, optional
         Pixels from the image's edge (a notebook's binding there is no
         coast); None: no pieces on the sea's side.
+    digit_gap, digit_extent : float
+        In writing heights (:func:`writing_height` of ``writing``); a
+        ``digit_gap`` of 0 turns the digit test off.
+    darkness : (H, W) float32, optional
+        Ink darkness of the working image (no tone test without it).
+    digit_tone : float
+        A ratio of median darknesses (0: no tone test).
     ruling : (H, W) bool, optional
     colour : (H, W, 3) uint8, optional
         The working image (no hue test without it).
@@ -2015,6 +2032,7 @@ def dividing_pieces(
         return out
     thickness = max(2, int(round(line_width)))
     margin = int(np.ceil(end_reach)) + 2
+    text_h = writing_height(writing, line_width) if digit_gap > 0 else 0.0
     # The line-like pieces with an end near the borders, and their far ends.
     lines: dict[int, tuple[NDArray[np.int64], NDArray[np.bool_]]] = {}
     for k in np.nonzero(cand)[0]:
@@ -2073,6 +2091,24 @@ def dividing_pieces(
         # by a ray or aimed, a piece finds some paper to close off.)
         if not _divides(found, cut, box[:2], min_inradius, coast=None if links else coast):
             continue
+        if (
+            digit_gap > 0
+            and links
+            and any(
+                _beside_digit(
+                    k2,
+                    lab,
+                    stats,
+                    gap=digit_gap * text_h,
+                    extent=digit_extent * text_h,
+                    lines=lines,
+                    darkness=darkness,
+                    tone=digit_tone,
+                )
+                for k2 in pieces
+            )
+        ):
+            continue
         if not all(
             _like_border(
                 k2,
@@ -2129,6 +2165,80 @@ def _like_border(
     return beside <= 0 or _clear_of_writing(
         lab, k, stats[k], writing, line_width=line_width, beside=beside, max_share=max_share
     )
+
+
+def _beside_digit(
+    k: int,
+    lab: NDArray[np.int32],
+    stats: NDArray,
+    *,
+    gap: float,
+    extent: float,
+    lines: Container[int] = (),
+    overlap: float = 0.5,
+    darkness: NDArray[np.float32] | None = None,
+    tone: float = 0.0,
+) -> bool:
+    """Whether piece ``k`` of ``lab`` (8-connected components, their
+    ``stats``) is at most ``extent`` pixels long with another component
+    beside it (:func:`dividing_pieces`): between half and all of ``extent``
+    long, within ``gap`` pixels of it, not one of ``lines`` (the line-like
+    pieces near the borders), and side by side with it, not end to end
+    (along the piece's axis their spans overlap by at least ``overlap`` of
+    the shorter: the stretches of a broken border line up) and, with
+    ``darkness`` and a ``tone`` above 0, in the same pen (the larger median
+    darkness of the two at most ``tone`` times the smaller: a number in ink
+    beside a pencilled border is no neighbour of it). A digit written
+    beside it, the piece another."""
+    x, y, cw, ch = (int(v) for v in stats[k, :4])
+    if max(cw, ch) > extent:
+        return False
+    h, w = lab.shape
+    r = int(np.ceil(gap)) + 1
+    y0, x0 = max(0, y - r), max(0, x - r)
+    win = lab[y0 : min(h, y + ch + r), x0 : min(w, x + cw + r)]
+    others = np.unique(win[(win > 0) & (win != k)])
+    if others.size == 0:
+        return False
+    size = np.maximum(stats[others, cv2.CC_STAT_WIDTH], stats[others, cv2.CC_STAT_HEIGHT])
+    fits = others[(size >= 0.5 * extent) & (size <= extent)]
+    fits = fits[[int(o) not in lines for o in fits]]
+    if fits.size == 0:
+        return False
+    if darkness is not None and tone > 0:
+        # A number is written in one pen: a digit much darker or lighter
+        # than the piece is not of its number (a pencilled border beside a
+        # number in ink).
+        ours = _median_darkness(darkness, lab, stats, k)
+        level = np.array([_median_darkness(darkness, lab, stats, int(o)) for o in fits])
+        fits = fits[np.maximum(level, ours) <= tone * np.maximum(np.minimum(level, ours), 1e-3)]
+        if fits.size == 0:
+            return False
+    d = cv2.distanceTransform((win != k).view(np.uint8), cv2.DIST_L2, 3)
+    mine = np.argwhere(lab[y : y + ch, x : x + cw] == k).astype(np.float64)
+    centre = mine.mean(axis=0)
+    _, vectors = np.linalg.eigh(np.cov((mine - centre).T))
+    axis = vectors[:, -1]  # (row, column) of the piece's long axis
+    t = (mine - centre) @ axis
+    for o in fits:
+        if not (d[win == o] <= gap).any():
+            continue
+        ox, oy, ow, oh = (int(v) for v in stats[o, :4])
+        theirs = np.argwhere(lab[oy : oy + oh, ox : ox + ow] == o) + (oy - y, ox - x)
+        u = (theirs - centre) @ axis
+        common = min(t.max(), u.max()) - max(t.min(), u.min())
+        if common >= overlap * min(t.max() - t.min(), u.max() - u.min()):
+            return True
+    return False
+
+
+def _median_darkness(
+    darkness: NDArray[np.float32], lab: NDArray[np.int32], stats: NDArray, k: int
+) -> float:
+    """The median ``darkness`` of component ``k`` of ``lab`` (its ``stats``)."""
+    x, y, cw, ch = (int(v) for v in stats[k, :4])
+    win = np.s_[y : y + ch, x : x + cw]
+    return float(np.median(darkness[win][lab[win] == k]))
 
 
 def _aim_at(
@@ -3250,6 +3360,10 @@ def segment(
             aim_back=settings.divide_aim_back * lw,
             cone=settings.bridge_cone,
             coast=int(round(settings.gap_step_edge * lw)) if settings.divide_coast else None,
+            digit_gap=settings.divide_digit_gap,
+            digit_extent=settings.divide_digit_extent,
+            darkness=ink.darkness,
+            digit_tone=settings.divide_digit_tone,
         )
         if divided.any():
             borders = borders | divided

@@ -807,6 +807,23 @@ class ReaderSettings:
         ``divide_inradius`` off the sea (a stretch of coast broken off by gaps:
         its country was taken for sea), a part farther than ``gap_step_edge``
         line widths from the working image's edge.
+    divide_digit_gap : float
+        Nor is a piece at most ``divide_digit_extent`` writing heights long,
+        that reaches the borders at one end only (the other continued by a
+        ray or aimed), border when another piece of writing between half
+        and all of that long (a digit), not itself such a line-like piece,
+        lies within this many writing heights of it, side by side with it
+        (along the piece their spans overlap by half the shorter; a broken
+        border's stretches lie end to end): the second 1 of an 11, a digit
+        of a number beside the others. 0 turns the test off.
+    divide_digit_extent : float
+        ... (see above).
+    divide_digit_tone : float
+        ... and of the piece's pen: the larger of the two median ink
+        darknesses (:attr:`Ink.darkness`) at most this many times the
+        smaller. A number is written in one pen; a digit in ink beside a
+        pencilled border's stretch is not the stretch's neighbour in a
+        number. 0: no tone test.
     polygon_tolerance : float
         Douglas-Peucker tolerance of the output polygons, in line widths.
     """
@@ -1059,4 +1076,7 @@ class ReaderSettings:
     divide_min_fill: float = 0.4
     divide_aim_back: float = 3.0  # a far end's direction: from the piece's last this many lw
     divide_coast: bool = True
+    divide_digit_gap: float = 0.35  # writing heights; 0: off
+    divide_digit_extent: float = 1.5  # writing heights
+    divide_digit_tone: float = 2.0  # darkness ratio; 0: no tone test
     polygon_tolerance: float = 0.5

@@ -1283,6 +1283,52 @@ def test_a_hair_thin_piece_is_no_dividing_border() -> None:
     assert divided(1, 0.0)
 
 
+def test_a_digit_beside_another_is_no_dividing_border() -> None:
+    """A stroke that ``dividing_pieces`` would join to the borders (one end
+    near a line, the other continued by a ray) stays writing when a
+    digit-sized piece of writing lies side by side with it (the second 1 of
+    an 11), unless the digit test is off or that piece is in another pen
+    (much darker: a number in ink beside a pencilled border)."""
+    from aggression_vision.vision.regions import _countries, dividing_pieces
+
+    lw = 4.0
+    borders = np.zeros((300, 400), bool)
+    borders[50:54, 50:350] = borders[246:250, 50:350] = True
+    borders[50:250, 50:54] = borders[50:250, 346:350] = True
+    found = _countries(borders, line_width=lw, settings=ReaderSettings())
+
+    def divided(other: bool, gap: float, ink: float = 0.3) -> bool:
+        writing = np.zeros_like(borders)
+        writing[66:180, 200:204] = True  # 12 px short of the top line only
+        darkness = np.where(writing, np.float32(0.3), np.float32(0.0))
+        if other:
+            writing[75:170, 224:228] = True  # another 1, 20 px beside it
+            darkness[75:170, 224:228] = ink
+        got = dividing_pieces(
+            borders,
+            writing,
+            found,
+            line_width=lw,
+            min_length=6 * lw,
+            max_fill=1.3,
+            min_straightness=0.5,
+            end_reach=4 * lw,
+            min_inradius=5 * lw,
+            ray_reach=100.0,
+            digit_gap=gap,
+            digit_extent=1.5,
+            darkness=darkness,
+            digit_tone=2.0,
+        )
+        return bool(got[60:240, 200].all())
+
+    assert divided(False, 0.35)
+    assert not divided(True, 0.35)
+    assert not divided(True, 0.35, ink=0.5)  # the same pen, a firmer stroke
+    assert divided(True, 0.35, ink=0.8)  # a number in ink: not the piece's
+    assert divided(True, 0.0)
+
+
 def test_a_coast_piece_cut_off_by_gaps_closes_its_country_off_the_sea() -> None:
     img = _paper(1800, 1400)
     # The map's coast, broken on the top side of its right country: a bay
