@@ -683,8 +683,9 @@ def find_ruling(
     found = list(found)
     pitches += steps
     page_angles = list(found)
-    # How dark the print is, from the page's own families: a family that only
-    # a tile sees, much darker, is ink drawn in parallel lines.
+    # How dark the print is, from the page's own families: a family that a
+    # tile sees much darker is ink drawn in parallel lines (a grid of borders
+    # across lined paper, or along its lines).
     cap = None
     if (
         settings.ruling_new_darker > 0
@@ -692,15 +693,17 @@ def find_ruling(
         and ruling.any()
         and np.count_nonzero(ruling) >= settings.ruling_new_min_share * ruling.size
     ):
-        cap = (settings.ruling_new_darker * float(_median(darkness[ruling])), page_angles)
+        cap = settings.ruling_new_darker * float(_median(darkness[ruling]))
     if n > 1:
         missed = []
         seen = []
         for sl, (part, hit, steps) in zip(tiles, first[1:], strict=True):
-            if cap is not None and not all(
-                _known_angle(a, page_angles, settings.ruling_known_angle) for a in hit
+            if cap is not None and (
+                not all(_known_angle(a, page_angles, settings.ruling_known_angle) for a in hit)
+                or _darker_than(darkness[sl], part, cap)
             ):
-                # (Looked at again with the cap: rare, and in this thread.)
+                # A family the page did not see, or ink darker than its print:
+                # looked at again with the cap (rare, and in this thread).
                 done[:] = [(s, parts) for s, parts in done if s != sl]
                 part, hit, steps = search(sl, settings, new_cap=cap)
             ruling[sl] |= part
@@ -807,7 +810,7 @@ def _ruling_in(
     off_sheet: NDArray[np.bool_] | None = None,
     lines: list[NDArray[np.bool_]] | None = None,
     colour: Callable[[], NDArray[np.float32]] | None = None,
-    new_cap: tuple[float, list[float]] | None = None,
+    new_cap: float | None = None,
 ) -> tuple[NDArray[np.bool_], list[float]]:
     """The ruling of one area (the page or a tile of it), and the angles of its families.
 
@@ -820,9 +823,9 @@ def _ruling_in(
     direction, of a tile's evidence and of the lines' thickness. ``colour``
     (returns ``print_colour`` of the area; with ``keep_in``): grey stretches
     of a coloured family's lines are kept (``_grey_stretches``). ``new_cap``
-    (a darkness and the page's families' angles): a family turned by more
-    than ``ruling_known_angle`` from all those angles whose lines' median
-    darkness is above that darkness is none (ink drawn in parallel lines).
+    (a darkness): a family whose pixels taken have a median darkness above
+    it is none (ink drawn in parallel lines); the search is made again
+    without it.
     """
     h, w = mask.shape
     first_step = 0 if steps is None else len(steps)
@@ -1048,12 +1051,10 @@ def _ruling_in(
         ruling |= family & ~strays
         taken.append(family)
     if new_cap is not None:
-        limit, page_angles = new_cap
         darker = [
             angle
             for angle, family in zip(found, taken, strict=True)
-            if not _known_angle(angle, page_angles, settings.ruling_known_angle)
-            and _darker_than(darkness, family, limit)
+            if _darker_than(darkness, family, new_cap)
         ]
         if darker:
             # The same search with those families left alone.

@@ -378,13 +378,13 @@ class ReaderSettings:
         That search takes only a lattice whose line step is within this
         fraction of the step of the ruling found on the page (0: any step).
     ruling_new_darker : float
-        A family seen in a tile but turned by more than ``ruling_known_angle``
-        from every family seen on the whole page is no ruling when its lines'
-        median darkness is above this many times that of the page's ruling:
-        a map's parallel borders drawn in ink across lined paper (a grid of
-        countries) look like a family in one tile, but printed lines seen
-        only in a tile (perspective fans them out) are as light as the rest
-        of the print. 0 turns this off.
+        A family of lines that a tile of the ruling search sees is no ruling
+        when the median darkness of its pixels is above this many times that
+        of the ruling the search of the whole page found: a map's parallel
+        borders drawn in ink on lined paper (a grid of countries, across the
+        printed lines or along them) look like a family in a tile, but
+        printed lines, even those only a tile sees (perspective fans them
+        out), are as light as the rest of the print. 0 turns this off.
     ruling_new_min_share : float
         ... only when the page's ruling covers at least this fraction of the
         page (below it the print is mostly too faint to be ink, and the few
