@@ -990,6 +990,19 @@ class MarksSettings:
         ``second_crossed_weight``. (Same segmentations of tuning photos 500-523 and dev
         photos 600-639, with the mean: conquered precision 73.0 -> 81.8% and 70.6 ->
         78.6%, recall 70.8 -> 69.2% and 71.8 -> 71.0%.) 1 or more: off.
+    second_seven : float
+        A whole number cluster of writing height (``number_min_height``) read as "2"
+        (before the border bars are read again, see ``border_bar_reach``) is "7" when
+        the second network (see ``second_crossed``) reads its crop with more than this
+        many times as much posterior on "7" as on "2": a 7 whose underline touches its
+        foot is a Z, that the first network reads as 2 (often sure) and the second,
+        fine-tuned on clusters cut from synthetic photos, as 7. Of the dev clusters
+        whose reading ended "2" (tune s3 r3 dev2 dev3 dev3v3), the second network read
+        18 as 7 that were 7 and 1 that was 2; with "Z" counted as "7" 21 and 1, but a
+        real sudoku 2 went 7. (Marks stage on the cached segmentations, base 29744db:
+        armies dev2 433 -> 434, dev3 4313 -> 4320, dev3v3 4366 -> 4373, tune s3 r3
+        unchanged, no dev photo worse; validation fresh 1779 -> 1781, fresh2 2399 -> 2400;
+        real sudoku unchanged, 854/947/45.) Above 1e6: off.
     second_crossed_weight : float
         The second network's share of the cross-out probability of a number it reads
         again (see ``second_crossed``; the first's is the rest). 1: the second
@@ -1549,6 +1562,7 @@ class MarksSettings:
     ruled_text_least: float = 0.4  # least posterior of the cleaned crop's text taken
     crossed_underlined: bool = True  # a crossed underlined number: cross-out read without it
     second_crossed: float = 0.5
+    second_seven: float = 1.0  # a "2" the second network reads as "7" is 7
     second_crossed_weight: float = 1.0
     crossed_views: tuple[float, float] = (0.3, 0.9)
     crossed_views_weight: float = 0.5
@@ -1911,6 +1925,7 @@ def read_page(
             readings = crossed_views(readings, crops, settled, cfg)
             readings = crossed_net_word(readings, crops, cfg, inputs=inputs)
     if net is not None and backend == "cnn":
+        readings = second_sevens(readings, crops, cfg, inputs=inputs)
         readings = _border_bars(
             readings, crops, frame_gray, frame_borders, net, cfg, ll[0] if ll else None
         )
@@ -5272,6 +5287,42 @@ def second_opinion(
         crossed = (1 - w) * r.crossed + w * float(out.crossed[j]) if ask_x[i] else r.crossed
         underlined = _sigmoid(float(odds[j])) if ask_u[i] else r.underlined
         result[i] = replace(r, crossed=crossed, underlined=underlined)
+    return result
+
+
+def second_sevens(
+    readings: list[ClusterReading],
+    crops: list[NDArray[np.float32]],
+    settings: MarksSettings | None = None,
+    net: digits.MarkNet | None = None,
+    *,
+    inputs: dict[int, NDArray[np.float32]] | None = None,
+) -> list[ClusterReading]:
+    """``readings`` with the whole numbers read "2" that the second network reads
+    as "7" (see ``MarksSettings.second_seven``) read "7".
+
+    ``net``: the second network; :func:`digits.load_second_net` when None (loaded only
+    when some reading is asked). ``inputs``: network inputs already made of some
+    crops, by index (see :func:`read_clusters`).
+    """
+    cfg = settings or MarksSettings()
+    if cfg.second_seven > 1e6:
+        return readings
+    pick = [
+        i
+        for i, r in enumerate(readings)
+        if r.whole_number and r.text == "2" and r.cluster.height >= cfg.number_min_height
+    ]
+    if not pick:
+        return readings
+    out = (net or digits.load_second_net()).run(_picked_inputs(crops, pick, inputs))
+    base = digits.closed_vocabulary()
+    post = _posteriors(digits.ctc_log_likelihood(out.logprobs, base))
+    two, seven = post[:, base.index("2")], post[:, base.index("7")]
+    result = list(readings)
+    for j, i in enumerate(pick):
+        if seven[j] > cfg.second_seven * two[j]:
+            result[i] = replace(readings[i], text="7", probability=float(seven[j]))
     return result
 
 

@@ -3113,3 +3113,43 @@ def test_a_speck_beside_a_digit_is_read_with_it_but_not_one_beside_a_border() ->
     near.borders[y - 10 : y + 13, x + 7 : x + 10] = True
     assert ink_at(near, MarksSettings()) == 0.0
     assert ink_at(near, MarksSettings(speck_border=0.0)) > 0.5
+
+
+def test_a_two_the_second_network_reads_as_seven_is_a_seven() -> None:
+    from dataclasses import replace
+
+    from aggression_vision.vision import digits
+    from aggression_vision.vision.marks import Cluster, ClusterReading, second_sevens
+
+    class Reads:
+        """Stands in for the second network: every crop reads as ``text``."""
+
+        def __init__(self, text: str, sure: float) -> None:
+            self.text, self.sure, self.seen = text, sure, 0
+
+        def run(self, x: np.ndarray) -> digits.NetOutput:
+            self.seen += len(x)
+            n = len(x)
+            lp = np.stack([_spelled(self.text, self.sure)] * n)
+            return digits.NetOutput(lp, np.zeros(n, np.float32), np.zeros(n, np.float32))
+
+    crop = np.zeros((30, 20), np.float32)
+    crop[5:25, 9:12] = 1.0
+    tall = Cluster(1, (0, 0, 20, 30), (1,), 1.0)
+    two = ClusterReading(tall, "2", 0.97, 0.8, 0.0)
+    three = ClusterReading(replace(tall, region=2), "3", 0.6, 0.0, 0.0)
+    small = ClusterReading(replace(tall, region=3, height=0.2), "2", 0.9, 0.0, 0.0)
+    part = ClusterReading(replace(tall, region=4, split_of=(0, 0)), "2", 0.9, 0.0, 0.0)
+    net = Reads("7", 0.9)
+    cfg = MarksSettings()
+    got = second_sevens([two, three, small, part], [crop] * 4, cfg, net)  # type: ignore[arg-type]
+    # Only the whole 2 of writing height is asked, and it is a 7 now.
+    assert [r.text for r in got] == ["7", "3", "2", "2"]
+    assert net.seen == 1
+    assert got[0].underlined == two.underlined and 0.5 < got[0].probability <= 1.0
+    # The second network reads it as 2: it stays; off: nobody is asked.
+    assert second_sevens([two], [crop], cfg, Reads("2", 0.9))[0].text == "2"  # type: ignore[arg-type]
+    net = Reads("7", 0.9)
+    off = MarksSettings(second_seven=2e6)
+    assert second_sevens([two], [crop], off, net)[0].text == "2"  # type: ignore[arg-type]
+    assert net.seen == 0
