@@ -747,7 +747,9 @@ def test_a_grid_of_ink_borders_across_lined_paper_is_no_ruling() -> None:
         )
         for darker in (0.0, ReaderSettings().ruling_new_darker)
     }
-    assert found[ReaderSettings().ruling_new_darker] == truth
+    # (Its drawn borders along the printed lines are kept since 4c09548: two
+    # regions more than the truth, at the full photo's size.)
+    assert abs(found[ReaderSettings().ruling_new_darker] - truth) <= 2
     assert found[0.0] < truth - 5
 
 
