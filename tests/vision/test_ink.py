@@ -15,6 +15,7 @@ from aggression_vision.vision.ink import (
     find_ink,
     paper_mask,
 )
+from aggression_vision.vision.load import load_image
 from aggression_vision.vision.regions import segment
 from aggression_vision.vision.settings import ReaderSettings
 
@@ -730,27 +731,33 @@ def test_the_grain_of_the_table_does_not_hide_a_cut_off_sheets_ruling() -> None:
     assert seg.ruled  # (the marks stage looks for what is left of it)
 
 
-def test_a_grid_of_ink_borders_across_lined_paper_is_no_ruling() -> None:
-    # Dev photo 061065 (generator version 3): a grid of countries drawn in
-    # blue ballpoint across lined paper. One tile of the ruling search took
-    # the map's parallel borders, crossing the printed lines, for a second
-    # family, twice as dark as the print; its countries merged (15 of 24).
+def test_a_grid_of_ink_borders_across_lined_paper_is_no_ruling(shared_dir, tmp_path) -> None:
+    # Dev photo 061065 (generator version 3; its hands come from ../shared's
+    # MNIST, without it the seed draws another photo): a grid of countries
+    # drawn in blue ballpoint across lined paper. One tile of the ruling search
+    # took the map's parallel borders, crossing the printed lines, for a second
+    # family twice as dark as the print; read as the reader reads it, 11
+    # regions were found for its 24 countries.
     sample = generate_sample(61065)
+    assert len(sample.document["countries"]) == 24
     ok, jpeg = cv2.imencode(".jpg", sample.image, [cv2.IMWRITE_JPEG_QUALITY, sample.jpeg_quality])
     assert ok
-    image = cv2.imdecode(jpeg, cv2.IMREAD_COLOR)
-    truth = len(sample.document["countries"])
-    assert truth == 24
+    path = tmp_path / "synth-061065.jpg"
+    path.write_bytes(jpeg.tobytes())
+    st = ReaderSettings()
+    image, size = load_image(
+        path,
+        max_pixels=st.max_pixels,
+        min_long_side=int(st.working_long_side * st.decode_oversampling),
+    )
     found = {
         darker: len(
-            segment(image, settings=replace(ReaderSettings(), ruling_new_darker=darker)).regions
+            segment(image, photo_size=size, settings=replace(st, ruling_new_darker=darker)).regions
         )
-        for darker in (0.0, ReaderSettings().ruling_new_darker)
+        for darker in (0.0, st.ruling_new_darker)
     }
-    # (Its drawn borders along the printed lines are kept since 4c09548: two
-    # regions more than the truth, at the full photo's size.)
-    assert abs(found[ReaderSettings().ruling_new_darker] - truth) <= 2
-    assert found[0.0] < truth - 5
+    assert found[0.0] <= 15
+    assert 22 <= found[st.ruling_new_darker] <= 27
 
 
 def test_a_heavy_stroke_inside_the_sheet_is_paper_but_the_table_at_the_edge_is_not() -> None:
