@@ -1135,6 +1135,20 @@ def _spelled(text: str, sure: float) -> np.ndarray:
     return lp - np.logaddexp.reduce(lp, axis=1, keepdims=True)
 
 
+class _Reads:
+    """Stands in for a network that reads every input as ``text`` (with ``sure``
+    at its steps) and counts the inputs it ``seen``."""
+
+    def __init__(self, text: str, sure: float) -> None:
+        self.text, self.sure, self.seen = text, sure, 0
+
+    def run(self, x: np.ndarray) -> digits.NetOutput:
+        self.seen += len(x)
+        n = len(x)
+        lp = np.stack([_spelled(self.text, self.sure)] * n)
+        return digits.NetOutput(lp, np.zeros(n, np.float32), np.zeros(n, np.float32))
+
+
 def test_a_doubtful_number_is_read_again_turned_and_the_views_vote() -> None:
     from dataclasses import replace
 
@@ -1192,33 +1206,21 @@ def test_the_views_of_a_doubtful_number_are_read_by_the_other_networks_too() -> 
         _reread_turned,
     )
 
-    class Reads:
-        """Stands in for a network that reads every view as ``text``."""
-
-        def __init__(self, text: str, sure: float) -> None:
-            self.text, self.sure, self.seen = text, sure, 0
-
-        def run(self, x: np.ndarray) -> digits.NetOutput:
-            self.seen += len(x)
-            n = len(x)
-            lp = np.stack([_spelled(self.text, self.sure)] * n)
-            return digits.NetOutput(lp, np.zeros(n, np.float32), np.zeros(n, np.float32))
-
     crop = np.zeros((30, 20), np.float32)
     crop[5:25, 9:12] = 1.0
     doubtful = ClusterReading(Cluster(1, (0, 0, 20, 30), (1,), 1.0), "1", 0.6, 0.0, 0.0)
     lp = _spelled("1", 0.6)[None]
     cfg = MarksSettings()
     # The first network's turned views read the doubtful 1 as 1 again: alone, it stays.
-    assert _reread_turned([doubtful], [crop], lp, Reads("1", 0.6), cfg, [])[0].text == "1"  # type: ignore[arg-type]
+    assert _reread_turned([doubtful], [crop], lp, _Reads("1", 0.6), cfg, [])[0].text == "1"  # type: ignore[arg-type]
     # Two other networks read each view (its own one too) as a sure 7: the mean over
     # every view of the three networks is a 7.
-    others = [Reads("7", 0.95), Reads("7", 0.95)]
-    got = _reread_turned([doubtful], [crop], lp, Reads("1", 0.6), cfg, others)  # type: ignore[arg-type]
+    others = [_Reads("7", 0.95), _Reads("7", 0.95)]
+    got = _reread_turned([doubtful], [crop], lp, _Reads("1", 0.6), cfg, others)  # type: ignore[arg-type]
     assert got[0].text == "7"
     assert [o.seen for o in others] == [1 + len(cfg.view_angles)] * 2
     # One other network only, unsure: the first network's views outweigh it.
-    got = _reread_turned([doubtful], [crop], lp, Reads("1", 0.6), cfg, [Reads("7", 0.5)])  # type: ignore[arg-type]
+    got = _reread_turned([doubtful], [crop], lp, _Reads("1", 0.6), cfg, [_Reads("7", 0.5)])  # type: ignore[arg-type]
     assert got[0].text == "1"
     # The settings name the networks.
     assert cfg.view_nets and all(digits.load_named_net(n) is not None for n in cfg.view_nets)
@@ -3118,20 +3120,7 @@ def test_a_speck_beside_a_digit_is_read_with_it_but_not_one_beside_a_border() ->
 def test_a_two_the_second_network_reads_as_seven_is_a_seven() -> None:
     from dataclasses import replace
 
-    from aggression_vision.vision import digits
     from aggression_vision.vision.marks import Cluster, ClusterReading, second_sevens
-
-    class Reads:
-        """Stands in for the second network: every crop reads as ``text``."""
-
-        def __init__(self, text: str, sure: float) -> None:
-            self.text, self.sure, self.seen = text, sure, 0
-
-        def run(self, x: np.ndarray) -> digits.NetOutput:
-            self.seen += len(x)
-            n = len(x)
-            lp = np.stack([_spelled(self.text, self.sure)] * n)
-            return digits.NetOutput(lp, np.zeros(n, np.float32), np.zeros(n, np.float32))
 
     crop = np.zeros((30, 20), np.float32)
     crop[5:25, 9:12] = 1.0
@@ -3140,7 +3129,7 @@ def test_a_two_the_second_network_reads_as_seven_is_a_seven() -> None:
     three = ClusterReading(replace(tall, region=2), "3", 0.6, 0.0, 0.0)
     small = ClusterReading(replace(tall, region=3, height=0.2), "2", 0.9, 0.0, 0.0)
     part = ClusterReading(replace(tall, region=4, split_of=(0, 0)), "2", 0.9, 0.0, 0.0)
-    net = Reads("7", 0.9)
+    net = _Reads("7", 0.9)
     cfg = MarksSettings()
     got = second_sevens([two, three, small, part], [crop] * 4, cfg, net)  # type: ignore[arg-type]
     # Only the whole 2 of writing height is asked, and it is a 7 now.
@@ -3148,8 +3137,8 @@ def test_a_two_the_second_network_reads_as_seven_is_a_seven() -> None:
     assert net.seen == 1
     assert got[0].underlined == two.underlined and 0.5 < got[0].probability <= 1.0
     # The second network reads it as 2: it stays; off: nobody is asked.
-    assert second_sevens([two], [crop], cfg, Reads("2", 0.9))[0].text == "2"  # type: ignore[arg-type]
-    net = Reads("7", 0.9)
+    assert second_sevens([two], [crop], cfg, _Reads("2", 0.9))[0].text == "2"  # type: ignore[arg-type]
+    net = _Reads("7", 0.9)
     off = MarksSettings(second_seven=2e6)
     assert second_sevens([two], [crop], off, net)[0].text == "2"  # type: ignore[arg-type]
     assert net.seen == 0
