@@ -887,9 +887,7 @@ def _ruling_in(
     family_steps: list[float] = []
     # The direction of the lines is measured without the dense ink either.
     for angle in _dominant_angles(darkness, clear, settings.ruling_max_skew):
-        if known and any(
-            abs((angle - k + 90.0) % 180.0 - 90.0) <= settings.ruling_known_angle for k in known
-        ):
+        if known and _known_angle(angle, known, settings.ruling_known_angle):
             continue
         runs, rotated, rot, evidence, warped = straight_runs(angle)
         step = _is_ruling(evidence, settings=settings, long_side=scale, pitch=pitch)

@@ -5316,8 +5316,8 @@ def second_sevens(
     if not pick:
         return readings
     out = (net or digits.load_second_net()).run(_picked_inputs(crops, pick, inputs))
+    post = _mean_posterior(out.logprobs, len(pick))
     base = digits.closed_vocabulary()
-    post = _posteriors(digits.ctc_log_likelihood(out.logprobs, base))
     two, seven = post[:, base.index("2")], post[:, base.index("7")]
     result = list(readings)
     for j, i in enumerate(pick):

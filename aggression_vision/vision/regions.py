@@ -2032,7 +2032,8 @@ def dividing_pieces(
         return out
     thickness = max(2, int(round(line_width)))
     margin = int(np.ceil(end_reach)) + 2
-    text_h = writing_height(writing, line_width) if digit_gap > 0 else 0.0
+    # (The writing's height from the components labelled above: writing_height's.)
+    text_h = _component_height(stats[1:], line_width) if digit_gap > 0 else 0.0
     # The line-like pieces with an end near the borders, and their far ends.
     lines: dict[int, tuple[NDArray[np.int64], NDArray[np.bool_]]] = {}
     for k in np.nonzero(cand)[0]:
@@ -2831,7 +2832,12 @@ def writing_height(writing: NDArray[np.bool_], line_width: float) -> float:
     median height of the taller half of its components (8-connected) of some
     substance (see ``HEIGHT_MIN_EXTENT_LW``); underlines and dots are short."""
     _, _, stats, _ = connected_components(writing.view(np.uint8))
-    stats = stats[1:]
+    return _component_height(stats[1:], line_width)
+
+
+def _component_height(stats: NDArray[np.int32], line_width: float) -> float:
+    """:func:`writing_height` from the statistics of the writing's components
+    (background row left out)."""
     big = (stats[:, cv2.CC_STAT_AREA] >= HEIGHT_MIN_AREA_LW2 * line_width**2) & (
         np.maximum(stats[:, cv2.CC_STAT_WIDTH], stats[:, cv2.CC_STAT_HEIGHT])
         >= HEIGHT_MIN_EXTENT_LW * line_width

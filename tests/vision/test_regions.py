@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import replace
 from types import SimpleNamespace
+from typing import Any
 
 import cv2
 import numpy as np
@@ -1247,18 +1248,26 @@ def test_a_border_broken_twice_divides_its_country() -> None:
     assert _cell_of(off, *left) == _cell_of(off, *right) != 0
 
 
+def _one_boxed_country(lw: float) -> tuple[np.ndarray, Any]:
+    """A 300 x 400 page whose borders (``lw`` wide) box in one country, and its
+    countries (``_countries``)."""
+    from aggression_vision.vision.regions import _countries
+
+    borders = np.zeros((300, 400), bool)
+    borders[50:54, 50:350] = borders[246:250, 50:350] = True
+    borders[50:250, 50:54] = borders[50:250, 346:350] = True
+    return borders, _countries(borders, line_width=lw, settings=ReaderSettings())
+
+
 def test_a_hair_thin_piece_is_no_dividing_border() -> None:
     """``dividing_pieces`` joins a stretch of border cut off by gaps at both
     ends; one a pixel wide at a line width of 4 (a stretch of printed ruling
     the ruling search missed) stays writing."""
-    from aggression_vision.vision.regions import _countries, dividing_pieces
+    from aggression_vision.vision.regions import dividing_pieces
 
     lw = 4.0
     settings = ReaderSettings()
-    borders = np.zeros((300, 400), bool)
-    borders[50:54, 50:350] = borders[246:250, 50:350] = True
-    borders[50:250, 50:54] = borders[50:250, 346:350] = True
-    found = _countries(borders, line_width=lw, settings=settings)
+    borders, found = _one_boxed_country(lw)
     assert len(found.ids) == 1
 
     def divided(width: int, min_fill: float) -> bool:
@@ -1289,13 +1298,10 @@ def test_a_digit_beside_another_is_no_dividing_border() -> None:
     digit-sized piece of writing lies side by side with it (the second 1 of
     an 11), unless the digit test is off or that piece is in another pen
     (much darker: a number in ink beside a pencilled border)."""
-    from aggression_vision.vision.regions import _countries, dividing_pieces
+    from aggression_vision.vision.regions import dividing_pieces
 
     lw = 4.0
-    borders = np.zeros((300, 400), bool)
-    borders[50:54, 50:350] = borders[246:250, 50:350] = True
-    borders[50:250, 50:54] = borders[50:250, 346:350] = True
-    found = _countries(borders, line_width=lw, settings=ReaderSettings())
+    borders, found = _one_boxed_country(lw)
 
     def divided(other: bool, gap: float, ink: float = 0.3) -> bool:
         writing = np.zeros_like(borders)
