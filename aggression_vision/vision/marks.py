@@ -465,6 +465,17 @@ class MarksSettings:
         underline reads as "2", a slanted or long one is taller and wider than a dash.
         (Base segmentations of the 150 dev photos, tune s3 r3 dev2: owner +4, none lost;
         0.45 and 2.0 as before.)
+    underline_cluster_scaled : bool
+        Under a number taller than the page's writing (``Cluster.height`` over 1) the
+        height limit ``underline_cluster_height`` is that fraction of the number's own
+        height, for a cluster that reads as nothing or as underlined (over
+        ``mark_threshold``): a big number's underline is drawn to its size (dev3 061112:
+        numbers five writing heights tall, their underlines 0.8 and 1.1 writing heights
+        tall, read as nothing). A digit reading not underlined keeps the page's limit (a
+        flat stroke read as 1 under a big number is not its underline). (Found by helpers
+        ow40 and ow42; marks stage on the cached segmentations of 92aabd7: owner s3 650 ->
+        651, dev3 4768 -> 4770, dev3v3 4780 -> 4782, fresh 1906 -> 1907; nothing else
+        changed on any dev or validation set.)
     underline_bar_ratio, underline_bar_height : float
         Such a cluster that is no letter and at least ``underline_bar_ratio`` times as wide
         as tall, and at least ``underline_bar_height`` of the writing height tall (thinner:
@@ -1476,6 +1487,7 @@ class MarksSettings:
     underline_stroke: float = 1.0
     underline_cluster_height: float = 0.75
     underline_cluster_width: float = 2.5
+    underline_cluster_scaled: bool = True  # ... relative to a taller number's height
     underline_bar_ratio: float = 1.8  # width over height of a detached underline cluster
     underline_bar_height: float = 0.12  # its least height, in writing heights
     underline_on_border: float = 0.1  # underline threshold of a number resting on a border
@@ -6374,7 +6386,10 @@ def _combine(
         if r is num:
             continue
         # (A letter under the number is the country's name, not its underline.)
-        if _below(r.cluster, num.cluster, cfg) and _kind(r.text, cfg) != "letter":
+        scale = 1.0
+        if cfg.underline_cluster_scaled and (not r.text or r.underlined > cfg.mark_threshold):
+            scale = max(1.0, num.cluster.height)
+        if _below(r.cluster, num.cluster, cfg, scale) and _kind(r.text, cfg) != "letter":
             underlined = max(underlined, r.underlined)
             bar_below = bar_below or _bar_shaped(r, cfg)
         if r.text:
@@ -6840,15 +6855,16 @@ def _number_among_letters(
     return [x for x in letters if x is not r], [num]
 
 
-def _below(mark: Cluster, num: Cluster, cfg: MarksSettings) -> bool:
+def _below(mark: Cluster, num: Cluster, cfg: MarksSettings, scale: float = 1.0) -> bool:
     """Whether ``mark`` lies as an underline of ``num`` (boxes in the writing's frame; see
-    ``MarksSettings.underline_gap`` and ``underline_cluster_height``)."""
+    ``MarksSettings.underline_gap`` and ``underline_cluster_height``, the latter times
+    ``scale``: see ``underline_cluster_scaled``)."""
     mx0, my0, mx1, my1 = mark.bbox
     nx0, ny0, nx1, ny1 = num.bbox
     text_h = num.text_h
     overlap = min(mx1, nx1) - max(mx0, nx0)
     return (
-        mark.height <= cfg.underline_cluster_height
+        mark.height <= cfg.underline_cluster_height * scale
         and overlap >= 0.5 * min(mx1 - mx0, nx1 - nx0)
         and mx1 - mx0 <= cfg.underline_cluster_width * (nx1 - nx0)
         and my0 >= (ny0 + ny1) / 2

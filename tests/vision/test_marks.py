@@ -489,6 +489,29 @@ def test_a_detached_underline_counts_whatever_it_reads_as() -> None:
     assert not combine([num, letter]).underlined
 
 
+def test_a_big_numbers_underline_is_measured_against_the_number() -> None:
+    from dataclasses import replace
+
+    from aggression_vision.vision.marks import Cluster, ClusterReading, MarksSettings, combine
+
+    def reading(text: str, box: tuple[int, int, int, int], u: float) -> ClusterReading:
+        height = (box[3] - box[1]) / 40  # writing 40 px high
+        return ClusterReading(Cluster(1, box, (1,), height), text, 0.9, u, 0.0)
+
+    # A number five writing heights tall, its underline drawn to its size: a stroke
+    # 1.1 writing heights tall, read as nothing.
+    big = reading("4", (100, 100, 260, 300), 0.0)
+    under = reading("", (90, 306, 270, 350), 0.3)
+    assert combine([big, under]).underlined
+    off = replace(MarksSettings(), underline_cluster_scaled=False)
+    assert not combine([big, under], off).underlined
+    # A flat stroke read as a digit not underlined keeps the page's limit.
+    assert not combine([big, reading("1", (90, 306, 270, 350), 0.1)]).underlined
+    # Under a number of writing height the same stroke is too tall.
+    small = reading("4", (100, 100, 130, 140), 0.0)
+    assert not combine([small, reading("", (90, 146, 140, 190), 0.3)]).underlined
+
+
 def test_a_small_letter_below_is_no_underline_whatever_the_network_says() -> None:
     from aggression_vision.vision.marks import Cluster, ClusterReading, combine
 
