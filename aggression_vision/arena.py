@@ -92,10 +92,8 @@ class GameResult:
 
 
 def _exact_margin(state: GameState) -> int:
-    try:
-        from aggression_vision.game.solver import solve
-    except ImportError:  # pragma: no cover - only before the fast solver exists
-        from aggression_vision.game.minimax import naive_solve as solve
+    from aggression_vision.game.solver import solve
+
     return solve(state).margin
 
 

@@ -788,10 +788,19 @@ def bench(
     from aggression_vision.bench.runner import run_sudoku, run_synthetic
 
     # A progress bar only where someone watches it.
-    options = dict(reader=reader, ocr=ocr.value, workers=workers, limit=limit)
     progress = sys.stderr.isatty()
     reports: list[Any] = [
-        _guard(partial(run, Path(where), progress=progress, **options))
+        _guard(
+            partial(
+                run,
+                Path(where),
+                reader=reader,
+                ocr=ocr.value,
+                workers=workers,
+                limit=limit,
+                progress=progress,
+            )
+        )
         for run, where in ((run_synthetic, target), (run_sudoku, sudoku))
         if where is not None
     ]
@@ -822,9 +831,14 @@ def _bench_engine(*, json_output: bool, limit: int | None, out: Path | None) -> 
         from aggression_vision.bench.engine import to_markdown as engine_markdown
     except ImportError as e:
         _fail(f"bench engine: the solver benchmark is not available ({e})")
-    extra = {} if limit is None else {"positions": limit}
     progress = sys.stderr.isatty()
-    report = _guard(lambda: engine_main(json_output=json_output, progress=progress, **extra))
+
+    def run() -> dict[str, Any]:
+        if limit is None:
+            return engine_main(json_output=json_output, progress=progress)
+        return engine_main(json_output=json_output, progress=progress, positions=limit)
+
+    report = _guard(run)
     if out is not None:
         _guard(lambda: write_atomic(out, json.dumps(report, indent=2) + "\n"))
     if json_output:

@@ -77,7 +77,7 @@ def apply_corrections(doc: Mapping[str, Any], corr: Corrections) -> dict[str, An
         if cid not in by_id:
             known = ", ".join(sorted(by_id)) or "none"
             raise CorrectionError(f"{option}: no country {cid!r} (countries: {known})")
-        c = by_id[cid]
+        c: dict[str, Any] = by_id[cid]
         c["confidence"] = 1.0
         return c
 

@@ -190,7 +190,7 @@ class GameFolder:
 
     def table(self) -> list[tuple[int, str, str]]:
         """Move table rows: (number, player, move) in the rules' notation."""
-        names = {}
+        names: dict[str, str] = {}
         if self.is_started():
             names = self.state_document().get("players") or {}
         return [

@@ -111,7 +111,7 @@ def judge(
         if c1 and not c0:
             conquests.append(Conquest(b_id))
 
-    moves: list[Move] = [*placements, *conquests]
+    moves: list[Placement | Conquest] = [*placements, *conquests]
     if len(moves) > 1:
         names = ", ".join(str(m) for m in moves)
         return Verdict(False, None, None, f"{len(moves)} moves at once: {names}", irregular)

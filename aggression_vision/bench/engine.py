@@ -192,6 +192,12 @@ def _positions(sizes: Iterable[int], positions: int, seed: int) -> list[tuple[in
     return out
 
 
+def _median_of(values: list[int | None] | list[float | None]) -> float | None:
+    """The median of the values that are not None, or None when there are none."""
+    known = [v for v in values if v is not None]
+    return statistics.median(known) if known else None
+
+
 def main(
     *,
     sizes: tuple[int, ...] = (20, 26, 30, 36),
@@ -282,12 +288,8 @@ def main(
                 "max_cpu_seconds": max(r.cpu_seconds for r in rs),
                 "median_nodes": statistics.median(r.nodes for r in rs),
                 "naive_finished": len(done),
-                "naive_median_states": statistics.median(r.naive_states for r in done)  # type: ignore[misc]
-                if done
-                else None,
-                "naive_median_cpu_seconds": statistics.median(r.naive_cpu_seconds for r in done)  # type: ignore[misc]
-                if done
-                else None,
+                "naive_median_states": _median_of([r.naive_states for r in done]),
+                "naive_median_cpu_seconds": _median_of([r.naive_cpu_seconds for r in done]),
                 "median_speedup": statistics.median(speedups) if speedups else None,
                 "min_speedup": min(speedups) if speedups else None,
             }

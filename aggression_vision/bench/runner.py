@@ -152,14 +152,14 @@ def score_sample(sample: tuple[Path, Path], *, reader: ReaderSpec, ocr: str) -> 
     image, truth_path = sample
     truth = load_truth(truth_path)
     reading = read_timed(reader, image, ocr=ocr)
-    timing = {"seconds": reading.seconds, "cpu_seconds": reading.cpu_seconds}
+    score = partial(
+        score_photo, name=image.name, seconds=reading.seconds, cpu_seconds=reading.cpu_seconds
+    )
     try:
-        return score_photo(
-            truth, reading.document, name=image.name, failure=reading.failure, **timing
-        )
+        return score(truth, reading.document, failure=reading.failure)
     except BenchmarkError as exc:
         # A malformed predicted document is the reader's failure.
-        return score_photo(truth, None, name=image.name, failure=str(exc), **timing)
+        return score(truth, None, failure=str(exc))
 
 
 def score_sudoku_photo(photo: Any, *, reader: ReaderSpec, ocr: str) -> Any:

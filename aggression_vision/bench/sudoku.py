@@ -170,7 +170,8 @@ def grid_to_photo(homography: np.ndarray, points: np.ndarray) -> np.ndarray:
     points = np.asarray(points, dtype=np.float64)
     flat = points.reshape(-1, 2)
     mapped = np.c_[flat, np.ones(len(flat))] @ homography.T
-    return (mapped[:, :2] / mapped[:, 2:]).reshape(points.shape)
+    out: np.ndarray = (mapped[:, :2] / mapped[:, 2:]).reshape(points.shape)
+    return out
 
 
 def cell_centres(photo: SudokuPhoto) -> np.ndarray:
@@ -269,7 +270,9 @@ class SudokuScore:
         return row
 
 
-def _innermost_containing(shapes: Sequence[Any], areas: np.ndarray, point: Any) -> int | None:
+def _innermost_containing(
+    shapes: Sequence[Any] | np.ndarray, areas: np.ndarray, point: Any
+) -> int | None:
     """Index of the smallest shape covering ``point`` (None entries never do)."""
     import shapely
 
@@ -319,7 +322,7 @@ def score_sudoku(
         score.failure = failure or ("no document" if predicted is None else "no map")
         return score
 
-    shapes = []
+    shapes: list[Any] = []
     for country in countries:
         points = country.get("polygon")
         if not points or len(points) < 3:
