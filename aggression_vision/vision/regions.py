@@ -1945,6 +1945,7 @@ def dividing_pieces(
     digit_extent: float = 0.0,
     darkness: NDArray[np.float32] | None = None,
     digit_tone: float = 0.0,
+    held_inradius: float = 0.0,
 ) -> NDArray[np.bool_]:
     """Pieces of writing that divide a country in two, with their joins.
 
@@ -1985,7 +1986,14 @@ def dividing_pieces(
     ``digit_gap`` writing heights and, with ``darkness``, at most
     ``digit_tone`` times as dark or as light (:func:`_beside_digit`: a digit
     of the number, such as the second 1 of an 11, in the piece's pen); a piece
-    joined to another is taken only when both pass.
+    joined to another is taken only when both pass. A piece with both far
+    ends near the borders that cuts a country into two parts that each hold
+    a disc of ``held_inradius`` (below ``min_inradius``) is border too when
+    each part too small for a disc of ``min_inradius`` holds a digit-sized
+    piece of writing of its own, half a writing height to ``digit_extent``
+    writing heights long (:func:`_divides_held`: a small country and its
+    number; an underline or a digit joined to the borders cuts off a corner
+    with no number in it).
 
     Parameters
     ----------
@@ -2008,6 +2016,8 @@ def dividing_pieces(
         Ink darkness of the working image (no tone test without it).
     digit_tone : float
         A ratio of median darknesses (0: no tone test).
+    held_inradius : float
+        Pixels (0: off).
     ruling : (H, W) bool, optional
     colour : (H, W, 3) uint8, optional
         The working image (no hue test without it).
@@ -2033,7 +2043,8 @@ def dividing_pieces(
     thickness = max(2, int(round(line_width)))
     margin = int(np.ceil(end_reach)) + 2
     # (The writing's height from the components labelled above: writing_height's.)
-    text_h = _component_height(stats[1:], line_width) if digit_gap > 0 else 0.0
+    need_h = digit_gap > 0 or held_inradius > 0
+    text_h = _component_height(stats[1:], line_width) if need_h else 0.0
     # The line-like pieces with an end near the borders, and their far ends.
     lines: dict[int, tuple[NDArray[np.int64], NDArray[np.bool_]]] = {}
     for k in np.nonzero(cand)[0]:
@@ -2090,7 +2101,21 @@ def dividing_pieces(
         cut = _cut(borders, piece, ends, links, box, thickness)
         # (Off the sea only a piece with both ends at the borders: continued
         # by a ray or aimed, a piece finds some paper to close off.)
-        if not _divides(found, cut, box[:2], min_inradius, coast=None if links else coast):
+        if not _divides(found, cut, box[:2], min_inradius, coast=None if links else coast) and (
+            links
+            or held_inradius <= 0
+            or not _divides_held(
+                found,
+                cut,
+                box[:2],
+                (held_inradius, min_inradius),
+                lab,
+                stats,
+                k,
+                lines,
+                (0.5 * text_h, digit_extent * text_h if digit_extent > 0 else np.inf),
+            )
+        ):
             continue
         if (
             digit_gap > 0
@@ -2427,6 +2452,68 @@ def _divides(
         inradius = np.zeros(n, dtype=np.float32)
         np.maximum.at(inradius, parts.ravel(), dist.ravel())
         if np.sort(inradius[1:])[-2] >= min_inradius:
+            return True
+    return False
+
+
+def _divides_held(
+    found: _Found,
+    cut: NDArray[np.bool_],
+    origin: tuple[int, int],
+    inradius: tuple[float, float],
+    lab: NDArray[np.int32],
+    stats: NDArray,
+    k: int,
+    lines: Container[int],
+    extent: tuple[float, float],
+) -> bool:
+    """Whether ``cut`` (a window of the page at ``origin`` x, y) divides a
+    country of ``found`` into two parts that each hold a disc of the first
+    of ``inradius`` and, unless it holds one of the second, a piece of
+    writing of its own: a component of ``lab`` (its ``stats``) other than
+    ``k`` and ``lines``, between the two of ``extent`` long (a digit, not a
+    stretch of ruling), more than half of it in that part (a small country
+    and its number). An underline or a digit joined to the borders cuts
+    off a corner with no number in it."""
+    small, large = inradius
+    x0, y0 = origin
+    ch, cw = cut.shape
+    win = np.s_[y0 : y0 + ch, x0 : x0 + cw]
+    under = found.pockets[win][cut]
+    for p in np.unique(under[found.labels[win][cut] > 0]):
+        px, py, pw, ph = (int(v) for v in found.stats[p, :4])
+        bx0, by0 = min(px, x0), min(py, y0)
+        bx1, by1 = max(px + pw, x0 + cw), max(py + ph, y0 + ch)
+        rest = found.pockets[by0:by1, bx0:bx1] == p
+        rest[y0 - by0 : y0 - by0 + ch, x0 - bx0 : x0 - bx0 + cw] &= ~cut
+        n, parts = cv2.connectedComponents(rest.view(np.uint8), connectivity=8)
+        if n <= 2:
+            continue
+        dist = cv2.distanceTransform(rest.view(np.uint8), cv2.DIST_L2, 5)
+        disc = np.zeros(n, dtype=np.float32)
+        np.maximum.at(disc, parts.ravel(), dist.ravel())
+        big = np.flatnonzero(disc >= small)
+        big = big[big > 0]
+        if len(big) < 2:
+            continue
+        text = lab[by0:by1, bx0:bx1]
+        held = 0
+        for q in big:
+            if disc[q] >= large:
+                held += 1
+                continue
+            ids, counts = np.unique(text[parts == q], return_counts=True)
+            ext = np.maximum(stats[ids, cv2.CC_STAT_WIDTH], stats[ids, cv2.CC_STAT_HEIGHT])
+            own = (
+                (ids > 0)
+                & (ids != k)
+                & (ext >= extent[0])
+                & (ext <= extent[1])
+                & (2 * counts > stats[ids, cv2.CC_STAT_AREA])
+            )
+            if any(int(i) not in lines for i in ids[own]):
+                held += 1
+        if held >= 2:
             return True
     return False
 
@@ -3370,6 +3457,7 @@ def segment(
             digit_extent=settings.divide_digit_extent,
             darkness=ink.darkness,
             digit_tone=settings.divide_digit_tone,
+            held_inradius=settings.divide_held_inradius * lw,
         )
         if divided.any():
             borders = borders | divided

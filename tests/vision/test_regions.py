@@ -1335,6 +1335,52 @@ def test_a_digit_beside_another_is_no_dividing_border() -> None:
     assert divided(True, 0.0)
 
 
+def test_a_piece_between_two_small_numbered_countries_divides_them() -> None:
+    """A stretch of border with both ends near the borders that cuts a band
+    into two parts too narrow for ``min_inradius`` is border when each part
+    holds a number of its own (``held_inradius``); with a number on one side
+    only (an underline, a digit joined to the borders) it stays writing,
+    unless the other side is wide enough for ``min_inradius``."""
+    from aggression_vision.vision.regions import _countries, dividing_pieces
+
+    lw = 4.0
+    borders = np.zeros((140, 400), bool)
+    borders[50:54, 50:350] = borders[86:90, 50:350] = True  # a band 32 px tall
+    borders[50:90, 50:54] = borders[50:90, 346:350] = True
+    found = _countries(borders, line_width=lw, settings=ReaderSettings())
+    assert len(found.ids) == 1
+
+    def divided(numbers: tuple[int, ...], held: float) -> bool:
+        writing = np.zeros_like(borders)
+        writing[58:82, 198:202] = True  # 4 px short of both lines
+        for x in numbers:
+            writing[62:76, x : x + 6] = True  # a digit
+        got = dividing_pieces(
+            borders,
+            writing,
+            found,
+            line_width=lw,
+            min_length=4 * lw,
+            max_fill=1.3,
+            min_straightness=0.5,
+            end_reach=3 * lw,
+            min_inradius=5 * lw,
+            held_inradius=held,
+        )
+        return bool(got[56:84, 200].all())
+
+    assert divided((120, 270), 3 * lw)
+    assert not divided((120,), 3 * lw)
+    assert not divided((120, 270), 0.0)
+    assert not divided((120, 270), 5 * lw)
+    # The band's right part widened: a number is needed on the left only.
+    borders[86:90, 244:350] = False
+    borders[130:134, 240:350] = borders[86:134, 240:244] = borders[86:134, 346:350] = True
+    found = _countries(borders, line_width=lw, settings=ReaderSettings())
+    assert divided((120,), 3 * lw)
+    assert not divided((270,), 3 * lw)
+
+
 def test_a_coast_piece_cut_off_by_gaps_closes_its_country_off_the_sea() -> None:
     img = _paper(1800, 1400)
     # The map's coast, broken on the top side of its right country: a bay
