@@ -2436,24 +2436,44 @@ def _divides(
         sea = p not in found.ids
         if sea and (outer is None or not outer[p]):
             continue
-        px, py, pw, ph = (int(v) for v in found.stats[p, :4])
-        bx0, by0 = min(px, x0), min(py, y0)
-        bx1, by1 = max(px + pw, x0 + cw), max(py + ph, y0 + ch)
-        rest = found.pockets[by0:by1, bx0:bx1] == p
-        rest[y0 - by0 : y0 - by0 + ch, x0 - bx0 : x0 - bx0 + cw] &= ~cut
+        (bx0, by0), rest = _pocket_less_cut(found, p, cut, origin)
         if sea:
             if _cut_off_sea(rest, (bx0, by0), (h, w), min_inradius, max(1, coast or 0)):
                 return True
             continue
-        n, parts = cv2.connectedComponents(rest.view(np.uint8), connectivity=8)
-        if n <= 2:
-            continue
-        dist = cv2.distanceTransform(rest.view(np.uint8), cv2.DIST_L2, 5)
-        inradius = np.zeros(n, dtype=np.float32)
-        np.maximum.at(inradius, parts.ravel(), dist.ravel())
-        if np.sort(inradius[1:])[-2] >= min_inradius:
+        split = _part_radii(rest)
+        if split is not None and np.sort(split[1][1:])[-2] >= min_inradius:
             return True
     return False
+
+
+def _pocket_less_cut(
+    found: _Found, p: int, cut: NDArray[np.bool_], origin: tuple[int, int]
+) -> tuple[tuple[int, int], NDArray[np.bool_]]:
+    """Paper area ``p`` of ``found`` less ``cut`` (a window of the page at
+    ``origin`` x, y), in a window holding both: the window's x, y and the area."""
+    x0, y0 = origin
+    ch, cw = cut.shape
+    px, py, pw, ph = (int(v) for v in found.stats[p, :4])
+    bx0, by0 = min(px, x0), min(py, y0)
+    bx1, by1 = max(px + pw, x0 + cw), max(py + ph, y0 + ch)
+    rest = found.pockets[by0:by1, bx0:bx1] == p
+    rest[y0 - by0 : y0 - by0 + ch, x0 - bx0 : x0 - bx0 + cw] &= ~cut
+    return (bx0, by0), rest
+
+
+def _part_radii(
+    rest: NDArray[np.bool_],
+) -> tuple[NDArray[np.int32], NDArray[np.float32]] | None:
+    """The parts of ``rest`` (8-connected labels, 0 off it) and each label's
+    inscribed radius, or None when it is in one piece."""
+    n, parts = cv2.connectedComponents(rest.view(np.uint8), connectivity=8)
+    if n <= 2:
+        return None
+    dist = cv2.distanceTransform(rest.view(np.uint8), cv2.DIST_L2, 5)
+    inradius = np.zeros(n, dtype=np.float32)
+    np.maximum.at(inradius, parts.ravel(), dist.ravel())
+    return parts, inradius
 
 
 def _divides_held(
@@ -2481,17 +2501,12 @@ def _divides_held(
     win = np.s_[y0 : y0 + ch, x0 : x0 + cw]
     under = found.pockets[win][cut]
     for p in np.unique(under[found.labels[win][cut] > 0]):
-        px, py, pw, ph = (int(v) for v in found.stats[p, :4])
-        bx0, by0 = min(px, x0), min(py, y0)
-        bx1, by1 = max(px + pw, x0 + cw), max(py + ph, y0 + ch)
-        rest = found.pockets[by0:by1, bx0:bx1] == p
-        rest[y0 - by0 : y0 - by0 + ch, x0 - bx0 : x0 - bx0 + cw] &= ~cut
-        n, parts = cv2.connectedComponents(rest.view(np.uint8), connectivity=8)
-        if n <= 2:
+        (bx0, by0), rest = _pocket_less_cut(found, p, cut, origin)
+        split = _part_radii(rest)
+        if split is None:
             continue
-        dist = cv2.distanceTransform(rest.view(np.uint8), cv2.DIST_L2, 5)
-        disc = np.zeros(n, dtype=np.float32)
-        np.maximum.at(disc, parts.ravel(), dist.ravel())
+        parts, disc = split
+        by1, bx1 = by0 + rest.shape[0], bx0 + rest.shape[1]
         big = np.flatnonzero(disc >= small)
         big = big[big > 0]
         if len(big) < 2:
