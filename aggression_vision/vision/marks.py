@@ -1013,7 +1013,7 @@ class MarksSettings:
         real sudoku 2 went 7. (Marks stage on the cached segmentations, base 29744db:
         armies dev2 433 -> 434, dev3 4313 -> 4320, dev3v3 4366 -> 4373, tune s3 r3
         unchanged, no dev photo worse; validation fresh 1779 -> 1781, fresh2 2399 -> 2400;
-        real sudoku unchanged, 854/947/45.) Above 1e6: off.
+        real sudoku unchanged, 854/947/45.) Infinite: off.
     second_crossed_weight : float
         The second network's share of the cross-out probability of a number it reads
         again (see ``second_crossed``; the first's is the rest). 1: the second
@@ -5318,7 +5318,7 @@ def second_sevens(
     crops, by index (see :func:`read_clusters`).
     """
     cfg = settings or MarksSettings()
-    if cfg.second_seven > 1e6:
+    if np.isinf(cfg.second_seven):
         return readings
     pick = [
         i

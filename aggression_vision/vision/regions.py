@@ -2101,21 +2101,14 @@ def dividing_pieces(
         cut = _cut(borders, piece, ends, links, box, thickness)
         # (Off the sea only a piece with both ends at the borders: continued
         # by a ray or aimed, a piece finds some paper to close off.)
-        if not _divides(found, cut, box[:2], min_inradius, coast=None if links else coast) and (
-            links
-            or held_inradius <= 0
-            or not _divides_held(
-                found,
-                cut,
-                box[:2],
-                (held_inradius, min_inradius),
-                lab,
-                stats,
-                k,
-                lines,
-                (0.5 * text_h, digit_extent * text_h if digit_extent > 0 else np.inf),
+        divides = _divides(found, cut, box[:2], min_inradius, coast=None if links else coast)
+        if not divides and not links and held_inradius > 0:
+            longest = digit_extent * text_h if digit_extent > 0 else np.inf
+            held = (held_inradius, min_inradius)
+            divides = _divides_held(
+                found, cut, box[:2], held, lab, stats, k, lines, (0.5 * text_h, longest)
             )
-        ):
+        if not divides:
             continue
         if (
             digit_gap > 0
@@ -2226,9 +2219,7 @@ def _beside_digit(
     others = np.unique(win[(win > 0) & (win != k)])
     if others.size == 0:
         return False
-    size = np.maximum(stats[others, cv2.CC_STAT_WIDTH], stats[others, cv2.CC_STAT_HEIGHT])
-    fits = others[(size >= 0.5 * extent) & (size <= extent)]
-    fits = fits[[int(o) not in lines for o in fits]]
+    fits = others[_digit_sized(stats, others, (0.5 * extent, extent), lines)]
     if fits.size == 0:
         return False
     if darkness is not None and tone > 0:
@@ -2256,6 +2247,17 @@ def _beside_digit(
         if common >= overlap * min(t.max() - t.min(), u.max() - u.min()):
             return True
     return False
+
+
+def _digit_sized(
+    stats: NDArray, ids: NDArray, extent: tuple[float, float], lines: Container[int]
+) -> NDArray[np.bool_]:
+    """Which of the components ``ids`` (their ``stats``) are digit-sized: the
+    long side of their box between the two of ``extent`` (pixels), and not
+    one of ``lines`` (the line-like pieces near the borders)."""
+    size = np.maximum(stats[ids, cv2.CC_STAT_WIDTH], stats[ids, cv2.CC_STAT_HEIGHT])
+    apart = np.array([int(i) not in lines for i in ids], dtype=bool)
+    return (size >= extent[0]) & (size <= extent[1]) & apart
 
 
 def _median_darkness(
@@ -2518,15 +2520,13 @@ def _divides_held(
                 held += 1
                 continue
             ids, counts = np.unique(text[parts == q], return_counts=True)
-            ext = np.maximum(stats[ids, cv2.CC_STAT_WIDTH], stats[ids, cv2.CC_STAT_HEIGHT])
             own = (
                 (ids > 0)
                 & (ids != k)
-                & (ext >= extent[0])
-                & (ext <= extent[1])
                 & (2 * counts > stats[ids, cv2.CC_STAT_AREA])
+                & _digit_sized(stats, ids, extent, lines)
             )
-            if any(int(i) not in lines for i in ids[own]):
+            if own.any():
                 held += 1
         if held >= 2:
             return True

@@ -3162,6 +3162,6 @@ def test_a_two_the_second_network_reads_as_seven_is_a_seven() -> None:
     # The second network reads it as 2: it stays; off: nobody is asked.
     assert second_sevens([two], [crop], cfg, _Reads("2", 0.9))[0].text == "2"  # type: ignore[arg-type]
     net = _Reads("7", 0.9)
-    off = MarksSettings(second_seven=2e6)
+    off = MarksSettings(second_seven=float("inf"))
     assert second_sevens([two], [crop], off, net)[0].text == "2"  # type: ignore[arg-type]
     assert net.seen == 0

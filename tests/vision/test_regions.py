@@ -1248,6 +1248,24 @@ def test_a_border_broken_twice_divides_its_country() -> None:
     assert _cell_of(off, *left) == _cell_of(off, *right) != 0
 
 
+def _dividing(
+    borders: np.ndarray, writing: np.ndarray, found: Any, lw: float, **kw: Any
+) -> np.ndarray:
+    """``dividing_pieces`` with the tests' usual lengths and reaches (``kw`` adds
+    to or overrides them)."""
+    from aggression_vision.vision.regions import dividing_pieces
+
+    args: dict[str, Any] = dict(
+        line_width=lw,
+        min_length=6 * lw,
+        max_fill=1.3,
+        min_straightness=0.5,
+        end_reach=4 * lw,
+        min_inradius=5 * lw,
+    )
+    return np.asarray(dividing_pieces(borders, writing, found, **(args | kw)))
+
+
 def _one_boxed_country(lw: float) -> tuple[np.ndarray, Any]:
     """A 300 x 400 page whose borders (``lw`` wide) box in one country, and its
     countries (``_countries``)."""
@@ -1263,7 +1281,6 @@ def test_a_hair_thin_piece_is_no_dividing_border() -> None:
     """``dividing_pieces`` joins a stretch of border cut off by gaps at both
     ends; one a pixel wide at a line width of 4 (a stretch of printed ruling
     the ruling search missed) stays writing."""
-    from aggression_vision.vision.regions import dividing_pieces
 
     lw = 4.0
     settings = ReaderSettings()
@@ -1273,18 +1290,7 @@ def test_a_hair_thin_piece_is_no_dividing_border() -> None:
     def divided(width: int, min_fill: float) -> bool:
         writing = np.zeros_like(borders)
         writing[66:234, 200 : 200 + width] = True  # 12 px short of both lines
-        got = dividing_pieces(
-            borders,
-            writing,
-            found,
-            line_width=lw,
-            min_length=6 * lw,
-            max_fill=1.3,
-            min_straightness=0.5,
-            end_reach=4 * lw,
-            min_inradius=5 * lw,
-            min_fill=min_fill,
-        )
+        got = _dividing(borders, writing, found, lw, min_fill=min_fill)
         return bool(got[60:240, 200].all())
 
     assert divided(4, settings.divide_min_fill)
@@ -1298,7 +1304,6 @@ def test_a_digit_beside_another_is_no_dividing_border() -> None:
     digit-sized piece of writing lies side by side with it (the second 1 of
     an 11), unless the digit test is off or that piece is in another pen
     (much darker: a number in ink beside a pencilled border)."""
-    from aggression_vision.vision.regions import dividing_pieces
 
     lw = 4.0
     borders, found = _one_boxed_country(lw)
@@ -1310,16 +1315,11 @@ def test_a_digit_beside_another_is_no_dividing_border() -> None:
         if other:
             writing[75:170, 224:228] = True  # another 1, 20 px beside it
             darkness[75:170, 224:228] = ink
-        got = dividing_pieces(
+        got = _dividing(
             borders,
             writing,
             found,
-            line_width=lw,
-            min_length=6 * lw,
-            max_fill=1.3,
-            min_straightness=0.5,
-            end_reach=4 * lw,
-            min_inradius=5 * lw,
+            lw,
             ray_reach=100.0,
             digit_gap=gap,
             digit_extent=1.5,
@@ -1341,7 +1341,7 @@ def test_a_piece_between_two_small_numbered_countries_divides_them() -> None:
     holds a number of its own (``held_inradius``); with a number on one side
     only (an underline, a digit joined to the borders) it stays writing,
     unless the other side is wide enough for ``min_inradius``."""
-    from aggression_vision.vision.regions import _countries, dividing_pieces
+    from aggression_vision.vision.regions import _countries
 
     lw = 4.0
     borders = np.zeros((140, 400), bool)
@@ -1355,17 +1355,8 @@ def test_a_piece_between_two_small_numbered_countries_divides_them() -> None:
         writing[58:82, 198:202] = True  # 4 px short of both lines
         for x in numbers:
             writing[62:76, x : x + 6] = True  # a digit
-        got = dividing_pieces(
-            borders,
-            writing,
-            found,
-            line_width=lw,
-            min_length=4 * lw,
-            max_fill=1.3,
-            min_straightness=0.5,
-            end_reach=3 * lw,
-            min_inradius=5 * lw,
-            held_inradius=held,
+        got = _dividing(
+            borders, writing, found, lw, min_length=4 * lw, end_reach=3 * lw, held_inradius=held
         )
         return bool(got[56:84, 200].all())
 
