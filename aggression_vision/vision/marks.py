@@ -688,6 +688,20 @@ class MarksSettings:
         numbers, armies right 1954 -> 1958 of 2419; 2 unoccupied countries took a
         number and a ghost's reading beat a number below writing height. 0.7 read 4
         armies fewer right than 0.5, 0.3 two more and 1 more unoccupied lost.)
+    light_letter_mass : float
+        A light cluster read as one letter with at least this posterior mass on the
+        letters counts as its country's letter, never as a number, in a country where
+        no cluster of the ink mask reads a letter (the number may be of the ink: a
+        labelled page's letters in light pencil beside its numbers in pen), and only on
+        a page where these letters and those of the ink name ``labelled_fraction`` of
+        its countries (ghosts and printed marks read as scattered letters, when at all).
+        Above 1: off (light writing then counts only as a number, see ``light_seed``).
+        (Marks stage on the cached segmentations of f9459f7, 0.9: letters right dev3
+        1151 -> 1191 of 1394, dev3v3 1169 -> 1205, tune +1, s3 +1, r3 and dev2
+        unchanged; armies dev3 and dev3v3 +2, owner +1 (061214, a page then read as
+        labelled); validation letters fresh +2, fresh2 +4; no letter lost, no spurious
+        letter, no other change anywhere. 0.75 read 5 more dev3 letters, 4 more dev3v3
+        ones, but lost a validation number, fresh2 020255.)
     light_not_ones : bool
         See ``light_seed``: a light cluster of one component read as "1" is no number (a
         lone stroke: a piece of a line or of printed grid); "11" counts, of one
@@ -1461,6 +1475,7 @@ class MarksSettings:
     light_bar_span: float = 0.8
     light_max: float = 0.5
     light_min_prob: float = 0.5
+    light_letter_mass: float = 0.9
     light_labelled: bool = True
     light_beside_any: bool = False
     light_labelled_again: bool = True
@@ -1947,7 +1962,7 @@ def read_page(
     # Light pieces are only taken for a confident number, not a lone stroke (paper
     # texture, a shadow's edge or a faint printed mark reads as something else, as
     # nothing sure or as a 1): the others read as nothing.
-    readings = _light_kept(readings, cfg, crops)
+    readings = _light_kept(readings, cfg, crops, n_regions=len(seg_full.regions))
     resolved = resolve_splits(readings, cfg)
     with_letter = {r.cluster.region for r in resolved if r.letter}
     labelled = len(with_letter) >= cfg.labelled_fraction * max(1, len(seg_full.regions))
@@ -6159,11 +6174,13 @@ def _light_kept(
     readings: list[ClusterReading],
     cfg: MarksSettings,
     crops: list[NDArray[np.float32]] | None = None,
+    n_regions: int = 0,
 ) -> list[ClusterReading]:
     """The readings with those of light writing that do not count (:func:`_light_ok`,
     or in a country whose ink reads a number: see ``light_labelled``) read as nothing.
     ``crops``: the clusters' crops, by index (a light "1" counts only with its crop:
-    see ``light_one_prob``)."""
+    see ``light_one_prob``). ``n_regions``: the page's countries (a light letter
+    counts, as a letter, on a page that its letters name: :func:`_light_letters`)."""
     numbered = {
         r.cluster.region
         for r in readings
@@ -6178,12 +6195,42 @@ def _light_kept(
             r.cluster.light and r.text == "1" and _upright_one(r, crop, cfg)
             for r, crop in zip(readings, crops, strict=True)
         ]
+    named = _light_letters(readings, cfg, n_regions)
     return [
         r
-        if _light_ok(r, cfg, one) and not (r.cluster.light and r.cluster.region in numbered)
+        if k in named
+        or (_light_ok(r, cfg, one) and not (r.cluster.light and r.cluster.region in numbered))
         else _nothing(r)
-        for r, one in zip(readings, ones, strict=True)
+        for k, (r, one) in enumerate(zip(readings, ones, strict=True))
     ]
+
+
+def _light_letters(readings: list[ClusterReading], cfg: MarksSettings, n_regions: int) -> set[int]:
+    """The indices of the light readings that count as their country's letter (see
+    ``light_letter_mass``): whole light clusters read as one letter with at least that
+    posterior mass on the letters, in countries with no letter reading of the ink mask,
+    on a page where these and the ink's letters name ``labelled_fraction`` of the
+    ``n_regions`` countries."""
+    if cfg.light_letter_mass > 1.0 or n_regions <= 0:
+        return set()
+    inked = {
+        r.cluster.region
+        for r in readings
+        if not r.cluster.light and r.cluster.split_of is None and r.letter
+    }
+    found = {
+        k: r.cluster.region
+        for k, r in enumerate(readings)
+        if r.cluster.light
+        and r.cluster.split_of is None
+        and len(r.text) == 1
+        and r.text.isalpha()
+        and r.letter_mass >= cfg.light_letter_mass
+        and r.cluster.region not in inked
+    }
+    if len(inked | set(found.values())) < cfg.labelled_fraction * n_regions:
+        return set()
+    return set(found)
 
 
 def _nothing(r: ClusterReading) -> ClusterReading:

@@ -1056,6 +1056,50 @@ def test_a_lettered_page_with_every_number_light_is_read_beside_its_letters() ->
     assert [read_marks(light, settings=off)[k].armies for k in (1, 2, 3)] == [None] * 3
 
 
+def test_light_letters_beside_numbers_of_the_ink_name_their_countries() -> None:
+    from dataclasses import replace
+
+    seg = _page(_LETTERED, seed=5)
+    # The letters of countries 1 and 2 (from 125 pixels into each country on) drawn
+    # 0.35 times as dark and left out of the masks, their numbers of the ink as they
+    # are (country 3's letter and number of the ink: the page looks labelled).
+    light = seg
+    for k in (1, 2):
+        x0 = (k - 1) * CELL_W + 125
+        light = _lighten(light, k, 0.35, cols=np.s_[:, x0 : k * CELL_W - 10])
+    marks = read_marks(light)
+    assert [(marks[k].armies, marks[k].letter) for k in (1, 2, 3, 4)] == [
+        (12, "K"),
+        (25, "B"),
+        (36, "E"),
+        (None, "F"),
+    ]
+    off = replace(MarksSettings(), light_letter_mass=2.0)
+    assert [read_marks(light, settings=off)[k].letter for k in (1, 2)] == [None] * 2
+
+
+def test_light_letters_count_only_on_a_page_they_help_name() -> None:
+    from aggression_vision.vision.marks import Cluster, ClusterReading, _light_kept
+
+    cfg = MarksSettings()
+
+    def reading(region: int, text: str, *, light: bool, mass: float = 0.0) -> ClusterReading:
+        cl = Cluster(region, (0, 0, 30, 40), (1, 2), 1.0, light=light)
+        return ClusterReading(cl, text, 0.95, 0.0, 0.0, alt_letter=text, letter_mass=mass)
+
+    ink = [reading(k, "7", light=False) for k in (1, 2, 3)] + [reading(4, "F", light=False)]
+    light = [
+        reading(1, "K", light=True, mass=0.99),
+        reading(2, "B", light=True, mass=0.5),  # (not sure enough)
+        reading(4, "E", light=True, mass=0.99),  # (its country has a letter of the ink)
+    ]
+    got = _light_kept([*ink, *light], cfg, n_regions=6)
+    assert [r.text for r in got[4:]] == ["K", "", ""]
+    # On a page of 20 countries two letters name too few of them: none counts.
+    got = _light_kept([*ink, *light], cfg, n_regions=20)
+    assert [r.text for r in got[4:]] == ["", "", ""]
+
+
 def test_a_light_reading_counts_only_where_the_ink_reads_no_number() -> None:
     from aggression_vision.vision.marks import Cluster, ClusterReading, _light_kept
 
