@@ -11,7 +11,7 @@ import pytest
 from aggression_vision.synth import handwriting as hw
 from aggression_vision.vision import digits
 from aggression_vision.vision.marks import MarksSettings, looks_labelled, read_marks, rotate_ink
-from aggression_vision.vision.types import Region, Segmentation
+from aggression_vision.vision.types import CountryMarks, Region, Segmentation
 
 CELL_W, CELL_H = 220, 200
 
@@ -1013,6 +1013,13 @@ _LETTERED = [
     {"number": 36, "letter": "E"},
     {"letter": "F"},
 ]
+#: What each country of ``_LETTERED`` reads as: (armies, letter).
+_LETTERED_READ = [(c.get("number"), c["letter"]) for c in _LETTERED]
+
+
+def _numbers_and_letters(marks: dict[int, CountryMarks]) -> list[tuple[int | None, str | None]]:
+    """(armies, letter) of the countries of a ``_LETTERED`` page, in order."""
+    return [(marks[k].armies, marks[k].letter) for k in range(1, len(_LETTERED) + 1)]
 
 
 def test_a_light_number_beside_a_letter_is_read_on_a_labelled_page() -> None:
@@ -1023,13 +1030,7 @@ def test_a_light_number_beside_a_letter_is_read_on_a_labelled_page() -> None:
     # letter (from 140 pixels into the country on) stays as it is.
     x0 = CELL_W + 10
     light = _lighten(seg, 2, 0.35, cols=np.s_[:, x0 : x0 + 120])
-    marks = read_marks(light)
-    assert (marks[2].armies, marks[2].letter) == (25, "B")
-    assert [(marks[k].armies, marks[k].letter) for k in (1, 3, 4)] == [
-        (12, "K"),
-        (36, "E"),
-        (None, "F"),
-    ]
+    assert _numbers_and_letters(read_marks(light)) == _LETTERED_READ
     off = replace(MarksSettings(), light_labelled=False)
     assert read_marks(light, settings=off)[2].armies is None
 
@@ -1045,13 +1046,7 @@ def test_a_lettered_page_with_every_number_light_is_read_beside_its_letters() ->
     for k in (1, 2, 3):
         x0 = (k - 1) * CELL_W + 10
         light = _lighten(light, k, 0.35, cols=np.s_[:, x0 : x0 + 120])
-    marks = read_marks(light)
-    assert [(marks[k].armies, marks[k].letter) for k in (1, 2, 3, 4)] == [
-        (12, "K"),
-        (25, "B"),
-        (36, "E"),
-        (None, "F"),
-    ]
+    assert _numbers_and_letters(read_marks(light)) == _LETTERED_READ
     off = replace(MarksSettings(), light_labelled_again=False)
     assert [read_marks(light, settings=off)[k].armies for k in (1, 2, 3)] == [None] * 3
 
@@ -1067,13 +1062,7 @@ def test_light_letters_beside_numbers_of_the_ink_name_their_countries() -> None:
     for k in (1, 2):
         x0 = (k - 1) * CELL_W + 125
         light = _lighten(light, k, 0.35, cols=np.s_[:, x0 : k * CELL_W - 10])
-    marks = read_marks(light)
-    assert [(marks[k].armies, marks[k].letter) for k in (1, 2, 3, 4)] == [
-        (12, "K"),
-        (25, "B"),
-        (36, "E"),
-        (None, "F"),
-    ]
+    assert _numbers_and_letters(read_marks(light)) == _LETTERED_READ
     off = replace(MarksSettings(), light_letter_mass=2.0)
     assert [read_marks(light, settings=off)[k].letter for k in (1, 2)] == [None] * 2
 
