@@ -702,6 +702,34 @@ class MarksSettings:
         labelled); validation letters fresh +2, fresh2 +4; no letter lost, no spurious
         letter, no other change anywhere. 0.75 read 5 more dev3 letters, 4 more dev3v3
         ones, but lost a validation number, fresh2 020255.)
+    unique_light_mass : float
+        On a lettered page (see ``labelled_fraction``) a country left with no letter
+        once its marks are read takes the letter that a whole light cluster of it reads
+        as one letter with at least this posterior mass on the letters (below
+        ``light_letter_mass`` too), or a part of a trial split of its writing with at
+        least ``unique_part_mass`` (an "O" beside a "2" read as "20" whole), when no
+        other writing of the page reads that letter (each letter names one country: a
+        letter read twice is a misreading at least once), no country has it and it
+        comes before the page's last letter read (as ``missing_letter_mass``). The
+        letter only: the country's number and marks stay as read (counting the light
+        letter before the numbers are read put its country among those with a letter,
+        where a split of a letter and a number needs more evidence: with
+        ``light_letter_mass`` 0.75, fresh2 020255's 27 became a 2). Above 1: off.
+        (Marks stage on the cached segmentations of 680ce13, 0.6 and 0.9: letters right
+        tune 146, s3 217 -> 218, r3 232 -> 233, dev2 158 -> 159, dev3 1191 -> 1204 of
+        1394, dev3v3 1205 -> 1219 of 1404; validation fresh 399 -> 400, fresh2 875 ->
+        880; no letter lost, spurious letters, armies, owner, conquered unchanged
+        everywhere; every letter given on the dev sets right. Without the last letter's
+        test dev3 061096's extra region (no country of the truth) took an O and fresh2
+        one more right (881). The light letters alone: dev3 +7, dev3v3 +6 (061214 L, N, G, M, S,
+        061152 L, 061153 A); all 13 dev3 and dev3v3 light letters of 0.5-0.9 that are
+        unique on a lettered page are right, the 7 that are not unique are wrong (the
+        letter of another country or a stroke read "I"), and the unique ones on pages
+        not lettered are ghosts. Parts of 0.7 instead of 0.9: one dev3 letter more
+        (061040 H at 0.73), the other dev sets unchanged; below 0.65 dev3 061170 would
+        lose its H (1.00) to an A at 0.65 in the same country: kept at 0.9.)
+    unique_part_mass : float
+        See ``unique_light_mass``. Above 1: no part of a split counts.
     light_not_ones : bool
         See ``light_seed``: a light cluster of one component read as "1" is no number (a
         lone stroke: a piece of a line or of printed grid); "11" counts, of one
@@ -1476,6 +1504,8 @@ class MarksSettings:
     light_max: float = 0.5
     light_min_prob: float = 0.5
     light_letter_mass: float = 0.9
+    unique_light_mass: float = 0.6
+    unique_part_mass: float = 0.9
     light_labelled: bool = True
     light_beside_any: bool = False
     light_labelled_again: bool = True
@@ -1959,6 +1989,8 @@ def read_page(
         readings = border_underlines(readings, frame_borders, cfg)
         if ll:
             readings = _doubled_ones(readings, ll[0], cfg)
+    # (Letters that count only once the numbers are read: see ``unique_light_mass``.)
+    unique = _unique_letters(readings, cfg)
     # Light pieces are only taken for a confident number, not a lone stroke (paper
     # texture, a shadow's edge or a faint printed mark reads as something else, as
     # nothing sure or as a 1): the others read as nothing.
@@ -2030,6 +2062,8 @@ def read_page(
     marks = unconquerable_crosses(marks, seg_full.adjacency, crosses, cfg)
     marks = balanced_turns(marks, seg_full.adjacency, doubts, cfg)
     marks = placing_crosses(marks, crosses, cfg)
+    if labelled and unique:
+        marks = _named_by_unique(marks, unique)
     return PageReading(marks, float(turn), clusters, crops, readings)
 
 
@@ -6231,6 +6265,50 @@ def _light_letters(readings: list[ClusterReading], cfg: MarksSettings, n_regions
     if len(inked | set(found.values())) < cfg.labelled_fraction * n_regions:
         return set()
     return set(found)
+
+
+def _unique_letters(readings: list[ClusterReading], cfg: MarksSettings) -> dict[int, str]:
+    """The letter of each country that a light whole cluster (with at least
+    ``unique_light_mass`` of its posterior on the letters) or a trial split's part (at
+    least ``unique_part_mass``) reads as one letter that no other writing of the page
+    reads (a cluster's own trial splits aside), by region; a country with two such
+    letters has none (see ``unique_light_mass``)."""
+    found: dict[int, set[str]] = {}
+    for k, r in enumerate(readings):
+        c = r.cluster
+        if len(r.text) != 1 or not r.text.isalpha() or not (c.light or c.split_of):
+            continue
+        least = cfg.unique_light_mass if c.split_of is None else cfg.unique_part_mass
+        if least > 1.0 or r.letter_mass < least:
+            continue
+        root = k if c.split_of is None else c.split_of[0]
+        if any(
+            q.letter == r.text
+            for j, q in enumerate(readings)
+            if j != root and (q.cluster.split_of is None or q.cluster.split_of[0] != root)
+        ):
+            continue
+        found.setdefault(c.region, set()).add(r.text)
+    return {region: min(letters) for region, letters in found.items() if len(letters) == 1}
+
+
+def _named_by_unique(
+    marks: dict[int, CountryMarks], letters: dict[int, str]
+) -> dict[int, CountryMarks]:
+    """``marks`` of a lettered page with each country that has no letter given its
+    letter of ``letters`` (:func:`_unique_letters`) when no country of the page has
+    that letter and it comes before the page's last letter read (a page names its
+    countries from A on); its number and marks stay."""
+    read = {m.letter for m in marks.values() if m.letter}
+    if not read:
+        return marks
+    last = max(read)
+    return {
+        k: replace(m, letter=letters[k])
+        if m.letter is None and k in letters and letters[k] not in read and letters[k] < last
+        else m
+        for k, m in marks.items()
+    }
 
 
 def _nothing(r: ClusterReading) -> ClusterReading:

@@ -1063,7 +1063,7 @@ def test_light_letters_beside_numbers_of_the_ink_name_their_countries() -> None:
         x0 = (k - 1) * CELL_W + 125
         light = _lighten(light, k, 0.35, cols=np.s_[:, x0 : k * CELL_W - 10])
     assert _numbers_and_letters(read_marks(light)) == _LETTERED_READ
-    off = replace(MarksSettings(), light_letter_mass=2.0)
+    off = replace(MarksSettings(), light_letter_mass=2.0, unique_light_mass=2.0)
     assert [read_marks(light, settings=off)[k].letter for k in (1, 2)] == [None] * 2
 
 
@@ -1087,6 +1087,63 @@ def test_light_letters_count_only_on_a_page_they_help_name() -> None:
     # On a page of 20 countries two letters name too few of them: none counts.
     got = _light_kept([*ink, *light], cfg, n_regions=20)
     assert [r.text for r in got[4:]] == ["", "", ""]
+
+
+def test_a_letter_no_other_writing_reads_names_a_country_left_without_one() -> None:
+    from aggression_vision.vision.marks import (
+        Cluster,
+        ClusterReading,
+        _named_by_unique,
+        _unique_letters,
+    )
+
+    cfg = MarksSettings()
+
+    def reading(
+        region: int,
+        text: str,
+        mass: float,
+        *,
+        light: bool = False,
+        split_of: tuple[int, int] | None = None,
+    ) -> ClusterReading:
+        cl = Cluster(region, (0, 0, 30, 40), (1, 2), 1.0, split_of=split_of, light=light)
+        return ClusterReading(cl, text, 0.95, 0.0, 0.0, alt_letter=text, letter_mass=mass)
+
+    readings = [
+        reading(1, "20", 0.0),  # 0: an "O" beside a "2" read as one number
+        reading(2, "7", 0.0),
+        reading(3, "T", 0.99),
+        reading(4, "5", 0.0),
+        reading(2, "M", 0.66, light=True),  # 4: a light letter of some doubt
+        reading(4, "T", 0.8, light=True),  # 5: the letter of country 3's ink
+        reading(5, "S", 0.5, light=True),  # 6: not sure enough
+        reading(1, "2", 0.0, split_of=(0, 0)),
+        reading(1, "O", 1.0, split_of=(0, 1)),
+        reading(1, "O", 0.99, split_of=(0, 0)),  # (the same letter by another cut)
+    ]
+    assert _unique_letters(readings, cfg) == {1: "O", 2: "M"}
+    marks = {
+        1: CountryMarks(20, False, False, None, 0.9),
+        2: CountryMarks(7, True, False, None, 0.9),
+        3: CountryMarks(None, False, False, "T", 0.9),
+        4: CountryMarks(5, False, False, None, 0.9),
+    }
+    named = _named_by_unique(marks, {1: "O", 2: "M", 4: "T"})
+    # The letters only: the numbers and their marks stay; T is country 3's.
+    assert [(named[k].armies, named[k].underlined, named[k].letter) for k in (1, 2, 3, 4)] == [
+        (20, False, "O"),
+        (7, True, "M"),
+        (None, False, "T"),
+        (5, False, None),
+    ]
+    # A letter after the page's last letter read (T) names nothing.
+    assert _named_by_unique(marks, {4: "W"})[4].letter is None
+    # A letter that another writing of the page reads names neither country.
+    more = [*readings, reading(6, "M", 0.95, split_of=(3, 1))]
+    assert _unique_letters(more, cfg) == {1: "O"}
+    off = replace(cfg, unique_light_mass=2.0, unique_part_mass=2.0)
+    assert _unique_letters(readings, off) == {}
 
 
 def test_a_light_reading_counts_only_where_the_ink_reads_no_number() -> None:
