@@ -6257,9 +6257,7 @@ def _light_letters(readings: list[ClusterReading], cfg: MarksSettings, n_regions
         for k, r in enumerate(readings)
         if r.cluster.light
         and r.cluster.split_of is None
-        and len(r.text) == 1
-        and r.text.isalpha()
-        and r.letter_mass >= cfg.light_letter_mass
+        and _sure_letter(r, cfg.light_letter_mass)
         and r.cluster.region not in inked
     }
     if len(inked | set(found.values())) < cfg.labelled_fraction * n_regions:
@@ -6276,10 +6274,10 @@ def _unique_letters(readings: list[ClusterReading], cfg: MarksSettings) -> dict[
     found: dict[int, set[str]] = {}
     for k, r in enumerate(readings):
         c = r.cluster
-        if len(r.text) != 1 or not r.text.isalpha() or not (c.light or c.split_of):
+        if not (c.light or c.split_of):
             continue
         least = cfg.unique_light_mass if c.split_of is None else cfg.unique_part_mass
-        if least > 1.0 or r.letter_mass < least:
+        if least > 1.0 or not _sure_letter(r, least):
             continue
         root = k if c.split_of is None else c.split_of[0]
         if any(
@@ -6289,7 +6287,13 @@ def _unique_letters(readings: list[ClusterReading], cfg: MarksSettings) -> dict[
         ):
             continue
         found.setdefault(c.region, set()).add(r.text)
-    return {region: min(letters) for region, letters in found.items() if len(letters) == 1}
+    return {region: letters.pop() for region, letters in found.items() if len(letters) == 1}
+
+
+def _sure_letter(r: ClusterReading, least: float) -> bool:
+    """Whether ``r`` reads as one letter with at least ``least`` of its posterior on
+    the letters."""
+    return len(r.text) == 1 and r.text.isalpha() and r.letter_mass >= least
 
 
 def _named_by_unique(

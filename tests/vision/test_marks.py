@@ -10,7 +10,14 @@ import pytest
 
 from aggression_vision.synth import handwriting as hw
 from aggression_vision.vision import digits
-from aggression_vision.vision.marks import MarksSettings, looks_labelled, read_marks, rotate_ink
+from aggression_vision.vision.marks import (
+    Cluster,
+    ClusterReading,
+    MarksSettings,
+    looks_labelled,
+    read_marks,
+    rotate_ink,
+)
 from aggression_vision.vision.types import CountryMarks, Region, Segmentation
 
 CELL_W, CELL_H = 220, 200
@@ -455,17 +462,22 @@ def test_a_light_one_counts_upright_on_a_page_whose_light_writing_reads_numbers(
     assert _light_kept([doubtful, seven], cfg, [upright, upright])[0].text == ""
 
 
+def _boxed(
+    text: str, box: tuple[int, int, int, int], u: float = 0.0, c: float = 0.0, p: float = 0.9
+) -> ClusterReading:
+    """A reading ``text`` (posterior ``p``, underline ``u``, cross-out ``c``) of a cluster
+    of country 1 with the (x0, y0, x1, y1) ``box``, on a page whose writing is 40 px high."""
+    height = (box[3] - box[1]) / 40
+    return ClusterReading(Cluster(1, box, (1,), height), text, p, u, c)
+
+
 def test_detached_strokes_count_only_where_they_lie() -> None:
-    from aggression_vision.vision.marks import Cluster, ClusterReading, combine
+    from aggression_vision.vision.marks import combine
 
-    def reading(text: str, box: tuple[int, int, int, int], u: float, c: float) -> ClusterReading:
-        height = (box[3] - box[1]) / 40  # writing 40 px high
-        return ClusterReading(Cluster(1, box, (1,), height), text, 0.9, u, c)
-
-    num = reading("12", (100, 100, 160, 140), 0.1, 0.1)
-    under = reading("", (95, 146, 165, 152), 0.8, 0.0)  # flat, just below
-    far = reading("", (300, 146, 370, 152), 0.8, 0.9)  # flat, elsewhere in the country
-    slash = reading("", (90, 95, 170, 145), 0.0, 0.9)  # across the number's box
+    num = _boxed("12", (100, 100, 160, 140), 0.1, 0.1)
+    under = _boxed("", (95, 146, 165, 152), 0.8, 0.0)  # flat, just below
+    far = _boxed("", (300, 146, 370, 152), 0.8, 0.9)  # flat, elsewhere in the country
+    slash = _boxed("", (90, 95, 170, 145), 0.0, 0.9)  # across the number's box
     assert combine([num, under]).underlined
     m = combine([num, far])
     assert not m.underlined and not m.crossed
@@ -473,16 +485,12 @@ def test_detached_strokes_count_only_where_they_lie() -> None:
 
 
 def test_a_detached_underline_counts_whatever_it_reads_as() -> None:
-    from aggression_vision.vision.marks import Cluster, ClusterReading, combine
+    from aggression_vision.vision.marks import combine
 
-    def reading(text: str, box: tuple[int, int, int, int], u: float) -> ClusterReading:
-        height = (box[3] - box[1]) / 40  # writing 40 px high
-        return ClusterReading(Cluster(1, box, (1,), height), text, 0.9, u, 0.0)
-
-    num = reading("8", (100, 100, 130, 140), 0.0)
-    double = reading("2", (96, 144, 134, 166), 0.7)  # a double underline read as "2"
-    slanted = reading("", (80, 142, 150, 168), 0.8)  # taller and wider than a dash
-    letter = reading("A", (100, 150, 130, 190), 0.7)  # a letter below: writing height
+    num = _boxed("8", (100, 100, 130, 140), 0.0)
+    double = _boxed("2", (96, 144, 134, 166), 0.7)  # a double underline read as "2"
+    slanted = _boxed("", (80, 142, 150, 168), 0.8)  # taller and wider than a dash
+    letter = _boxed("A", (100, 150, 130, 190), 0.7)  # a letter below: writing height
     m = combine([num, double])
     assert m.armies == 8 and m.underlined
     assert combine([num, slanted]).underlined
@@ -492,53 +500,41 @@ def test_a_detached_underline_counts_whatever_it_reads_as() -> None:
 def test_a_big_numbers_underline_is_measured_against_the_number() -> None:
     from dataclasses import replace
 
-    from aggression_vision.vision.marks import Cluster, ClusterReading, MarksSettings, combine
-
-    def reading(text: str, box: tuple[int, int, int, int], u: float) -> ClusterReading:
-        height = (box[3] - box[1]) / 40  # writing 40 px high
-        return ClusterReading(Cluster(1, box, (1,), height), text, 0.9, u, 0.0)
+    from aggression_vision.vision.marks import MarksSettings, combine
 
     # A number five writing heights tall, its underline drawn to its size: a stroke
     # 1.1 writing heights tall, read as nothing.
-    big = reading("4", (100, 100, 260, 300), 0.0)
-    under = reading("", (90, 306, 270, 350), 0.3)
+    big = _boxed("4", (100, 100, 260, 300), 0.0)
+    under = _boxed("", (90, 306, 270, 350), 0.3)
     assert combine([big, under]).underlined
     off = replace(MarksSettings(), underline_cluster_scaled=False)
     assert not combine([big, under], off).underlined
     # A flat stroke read as a digit not underlined keeps the page's limit.
-    assert not combine([big, reading("1", (90, 306, 270, 350), 0.1)]).underlined
+    assert not combine([big, _boxed("1", (90, 306, 270, 350), 0.1)]).underlined
     # Under a number of writing height the same stroke is too tall.
-    small = reading("4", (100, 100, 130, 140), 0.0)
-    assert not combine([small, reading("", (90, 146, 140, 190), 0.3)]).underlined
+    small = _boxed("4", (100, 100, 130, 140), 0.0)
+    assert not combine([small, _boxed("", (90, 146, 140, 190), 0.3)]).underlined
 
 
 def test_a_small_letter_below_is_no_underline_whatever_the_network_says() -> None:
-    from aggression_vision.vision.marks import Cluster, ClusterReading, combine
+    from aggression_vision.vision.marks import combine
 
-    def reading(text: str, box: tuple[int, int, int, int], u: float) -> ClusterReading:
-        height = (box[3] - box[1]) / 40  # writing 40 px high
-        return ClusterReading(Cluster(1, box, (1,), height), text, 0.9, u, 0.0)
-
-    num = reading("9", (100, 100, 130, 140), 0.0)
+    num = _boxed("9", (100, 100, 130, 140), 0.0)
     # The country's name written small under its number, that the network finds
     # "underlined" (0.6); the same stroke reading as no letter counts.
-    name = reading("D", (102, 146, 126, 174), 0.6)
+    name = _boxed("D", (102, 146, 126, 174), 0.6)
     m = combine([num, name], labelled=True)
     assert m.armies == 9 and m.letter == "D" and not m.underlined
-    assert combine([num, reading("", (102, 146, 126, 174), 0.6)]).underlined
+    assert combine([num, _boxed("", (102, 146, 126, 174), 0.6)]).underlined
 
 
 def test_a_detached_bar_below_is_an_underline_however_unsure_the_network() -> None:
-    from aggression_vision.vision.marks import Cluster, ClusterReading, combine
+    from aggression_vision.vision.marks import combine
 
-    def reading(text: str, box: tuple[int, int, int, int], u: float) -> ClusterReading:
-        height = (box[3] - box[1]) / 40  # writing 40 px high
-        return ClusterReading(Cluster(1, box, (1,), height), text, 0.9, u, 0.0)
-
-    num = reading("12", (100, 100, 160, 140), 0.05)
-    arc = reading("", (98, 146, 162, 162), 0.3)  # an arc alone: nothing sure
-    sliver = reading("", (98, 146, 162, 148), 0.3)  # thinner: ruling or border residue
-    blob = reading("", (110, 146, 130, 166), 0.3)  # as wide as tall: no bar
+    num = _boxed("12", (100, 100, 160, 140), 0.05)
+    arc = _boxed("", (98, 146, 162, 162), 0.3)  # an arc alone: nothing sure
+    sliver = _boxed("", (98, 146, 162, 148), 0.3)  # thinner: ruling or border residue
+    blob = _boxed("", (110, 146, 130, 166), 0.3)  # as wide as tall: no bar
     assert combine([num, arc]).underlined
     assert not combine([num, sliver]).underlined
     assert not combine([num, blob]).underlined
@@ -908,11 +904,10 @@ def test_on_a_lettered_page_a_fragment_does_not_turn_the_number_into_a_letter() 
 
 
 def test_a_stray_mark_is_no_number() -> None:
-    from aggression_vision.vision.marks import Cluster, ClusterReading, combine
+    from aggression_vision.vision.marks import combine
 
     def reading(text: str, box: tuple[int, int, int, int]) -> ClusterReading:
-        height = (box[3] - box[1]) / 40  # writing 40 px high
-        return ClusterReading(Cluster(1, box, (1,), height), text, 0.8, 0.0, 0.0)
+        return _boxed(text, box, p=0.8)
 
     assert combine([reading("1", (100, 100, 106, 110))]).armies is None  # a speck
     assert combine([reading("22", (100, 100, 190, 118))]).armies is None  # a flat stroke
