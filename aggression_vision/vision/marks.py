@@ -936,7 +936,8 @@ class MarksSettings:
         the points past each end are at least ``line_one_dark`` times as dark (over the
         paper) as the stroke.
     ones_pair_height : float
-        On a page that names no countries, a whole cluster of two components not read
+        On a page that names no countries, a whole cluster of one or two components
+        (see ``ones_pair_joined_mass``) not read
         as a number other than 1 whose ink is two straight strokes side by side (each
         at least ``stroke_one_elongation`` times longer than wide), each at least this
         many writing heights high, is "11" (two ones written close read as one, or as
@@ -958,6 +959,25 @@ class MarksSettings:
     ones_pair_level : float
         See ``ones_pair_height``: the two strokes are side by side when at least this
         fraction of the shorter one's height is level with the other.
+    ones_pair_open : float
+        See ``ones_pair_height``: ink that is one piece in the crop is opened by a
+        vertical line this many writing heights long (the pieces across thinner than
+        that are taken off: what is left of a printed line through both strokes, a
+        touch) and looked at again. 0: off.
+    ones_pair_joined_mass : float
+        See ``ones_pair_height``: on a page that names no countries, a whole cluster of
+        one component (the two strokes touch, or a printed line's remnant joins them)
+        is "11" only when at least this much of its posterior is on the numbers, and
+        the thinner stroke (pixels per row) at least ``ones_pair_alike`` times as wide
+        as the other.
+    ones_pair_alike : float
+        See ``ones_pair_joined_mass``. (These three, forty-sixth session, marks stage on
+        dea82fc's segmentations, armies right: dev photos 500-539 540 -> 541, 61000-61299
+        4411 -> 4414 (owner 4788 -> 4789), 100-139, 300-329 and 600-639 unchanged;
+        validation photos 20000-20119 1777 -> 1780 (owner +1), 20120-20299 2431 -> 2433
+        (owner +1); no photo reads anything worse. Read again with ``ones_pair_open``
+        0, four of seven of these photos lose their new "11": the rest are one
+        component only in the page's ink, two in the crop.)
     grid_low, grid_span, grid_margin, grid_keep : float
         Printed ruling left in a number's crop (see :func:`_printed_lines`): a row or
         column band of ink between ``grid_low`` and ``grid_keep`` of the writing's
@@ -1603,6 +1623,9 @@ class MarksSettings:
     ones_pair_slant: float = 50.0
     ones_pair_parallel: float = 15.0
     ones_pair_level: float = 0.5
+    ones_pair_open: float = 0.2
+    ones_pair_joined_mass: float = 0.05
+    ones_pair_alike: float = 0.7
     grid_low: float = 0.15
     grid_span: float = 0.9
     grid_margin: float = 0.3
@@ -5164,11 +5187,18 @@ def _stroke_pairs(
         cl = r.cluster
         if cl.split_of is not None or r.text == "11":
             continue
-        if not (only(cl) if only is not None else len(cl.components) == 2):
+        # (On a page that names no countries, two strokes joined are a doubtful sight:
+        # taken only for a reading with some posterior on the numbers, the strokes alike
+        # in width; a piece of a border's outline reads as nothing, a faint line beside
+        # a 1 is thinner.)
+        joined = only is None and len(cl.components) == 1
+        if not (only(cl) if only is not None else len(cl.components) in (1, 2)):
             continue
         if r.text.isdigit() and r.text != "1":
             continue
-        if _two_strokes(crop, cl, cfg):
+        if joined and r.number_mass < cfg.ones_pair_joined_mass:
+            continue
+        if _two_strokes(crop, cl, cfg, cfg.ones_pair_alike if joined else 0.0):
             out[i] = replace(r, text="11", probability=r.number_mass)
     return out if any(a is not b for a, b in zip(out, readings, strict=True)) else readings
 
@@ -5189,19 +5219,34 @@ def _named_clusters(resolved: list[ClusterReading], least: float) -> set[int]:
     }
 
 
-def _two_strokes(crop: NDArray[np.float32], cl: Cluster, cfg: MarksSettings) -> bool:
+def _two_strokes(
+    crop: NDArray[np.float32], cl: Cluster, cfg: MarksSettings, alike: float = 0.0
+) -> bool:
     """Whether the ink in ``cl``'s box of its ``crop`` is two straight strokes side by
     side (``ones_pair_level`` of the shorter one's height level with the other), each at least
     ``ones_pair_height`` writing heights high and at least ``stroke_one_elongation``
     times longer than wide, leaning alike (``ones_pair_parallel``) at most
-    ``ones_pair_slant`` degrees off upright."""
+    ``ones_pair_slant`` degrees off upright. Ink that is one piece is opened first (see
+    ``ones_pair_open``). ``alike`` > 0: the thinner stroke (pixels per row) at least that
+    fraction of the other's width."""
     ink = _cluster_ink(cl, crop)
-    n, lab, stats, _ = _components((ink > _STROKE_LEVEL).view(np.uint8))
+    on = (ink > _STROKE_LEVEL).view(np.uint8)
+    n, lab, stats, _ = _components(on)
     least = cfg.ones_pair_height * cl.text_h
     tall = [k for k in range(1, n) if stats[k, cv2.CC_STAT_HEIGHT] >= least]
+    side = round(cfg.ones_pair_open * cl.text_h)
+    if len(tall) == 1 and side >= 2:
+        # (Two strokes joined by a thin piece across: what is left of a printed line
+        # through both, a touch. The pieces across are thinner than the strokes are
+        # high.)
+        opened = cv2.morphologyEx(on, cv2.MORPH_OPEN, np.ones((side, 1), np.uint8))
+        n, lab, stats, _ = _components(opened)
+        tall = [k for k in range(1, n) if stats[k, cv2.CC_STAT_HEIGHT] >= least]
     if len(tall) != 2:
         return False
-    (_, ya, _, ha, _), (_, yb, _, hb, _) = (stats[k] for k in tall)
+    (_, ya, _, ha, aa), (_, yb, _, hb, ab) = (stats[k] for k in tall)
+    if alike > 0 and min(aa / ha, ab / hb) < alike * max(aa / ha, ab / hb):
+        return False
     if min(ya + ha, yb + hb) - max(ya, yb) < cfg.ones_pair_level * min(ha, hb):
         return False
     slants = []

@@ -345,6 +345,32 @@ def test_two_upright_strokes_side_by_side_are_eleven() -> None:
     assert _stroke_pairs(list(rs[1:3]), list(crops[1:3]), cfg) == list(rs[1:3])
 
 
+def test_two_strokes_joined_by_a_thin_line_are_eleven_when_read_as_some_number() -> None:
+    from aggression_vision.vision.marks import Cluster, ClusterReading, _stroke_pairs
+
+    cfg = MarksSettings()
+
+    def joined(text: str, mass: float, width: int = 3) -> tuple:
+        crop = np.zeros((50, 50), np.float32)
+        cv2.line(crop, (18, 8), (19, 42), 1.0, 3)
+        cv2.line(crop, (30, 8), (31, 42), 1.0, width)
+        cv2.line(crop, (12, 20), (38, 20), 1.0, 1)  # a printed line's remnant through both
+        ys, xs = np.nonzero(crop)
+        box = (int(xs.min()), int(ys.min()), int(xs.max()) + 1, int(ys.max()) + 1)
+        cl = Cluster(1, box, (1,), (box[3] - box[1]) / 34)  # one component
+        return ClusterReading(cl, text, 0.6, 0.0, 0.0, number_mass=mass), crop
+
+    ones = joined("1", 0.6)  # "11" read as 1
+    border = joined("", 0.0)  # read as nothing: a piece of outline
+    faint = joined("1", 0.9, width=1)  # a 1 with a thin line beside it
+    rs, crops = zip(ones, border, faint, strict=True)
+    texts = [r.text for r in _stroke_pairs(list(rs), list(crops), cfg)]
+    assert texts == ["11", "", "1"]
+    # The strokes are one piece in the crop: without the opening they are not seen.
+    shut = MarksSettings(ones_pair_open=0.0)
+    assert _stroke_pairs(list(rs), list(crops), shut) == list(rs)
+
+
 def test_a_pair_of_strokes_beside_its_country_letter_is_eleven() -> None:
     from aggression_vision.vision.marks import (
         Cluster,
