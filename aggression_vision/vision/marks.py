@@ -936,9 +936,9 @@ class MarksSettings:
         the points past each end are at least ``line_one_dark`` times as dark (over the
         paper) as the stroke.
     ones_pair_height : float
-        On a page that names no countries, a whole cluster of one or two components
-        (see ``ones_pair_joined_mass``) not read
-        as a number other than 1 whose ink is two straight strokes side by side (each
+        On a page that names no countries, a whole cluster of two components (or of
+        one to ``ones_pair_pieces``, under the guards of ``ones_pair_joined_mass``) not
+        read as a number other than 1 whose ink is two straight strokes side by side (each
         at least ``stroke_one_elongation`` times longer than wide), each at least this
         many writing heights high, is "11" (two ones written close read as one, or as
         a letter: N, U, D); the numbers' mass its posterior (see
@@ -966,10 +966,11 @@ class MarksSettings:
         touch) and looked at again. 0: off.
     ones_pair_joined_mass : float
         See ``ones_pair_height``: on a page that names no countries, a whole cluster of
-        one component (the two strokes touch, or a printed line's remnant joins them)
-        is "11" only when at least this much of its posterior is on the numbers, and
-        the thinner stroke (pixels per row) at least ``ones_pair_alike`` times as wide
-        as the other.
+        one component (the two strokes touch, or a printed line's remnant joins them),
+        or of more than two (a printed line's remnants beside them), is "11" only
+        when at least this much of its posterior is on the numbers, and the thinner
+        stroke (pixels per row) at least ``ones_pair_alike`` times as wide as the
+        other.
     ones_pair_alike : float
         See ``ones_pair_joined_mass``. (These three, forty-sixth session, marks stage on
         dea82fc's segmentations, armies right: dev photos 500-539 540 -> 541, 61000-61299
@@ -978,6 +979,12 @@ class MarksSettings:
         (owner +1); no photo reads anything worse. Read again with ``ones_pair_open``
         0, four of seven of these photos lose their new "11": the rest are one
         component only in the page's ink, two in the crop.)
+    ones_pair_pieces : int
+        See ``ones_pair_height``. (Forty-sixth session, 4 against 2, marks stage on
+        dea82fc's segmentations: armies right on dev photos 61000-61299 4414 -> 4417
+        (owner +1, spurious letters -1), every other count of every dev and validation
+        set as before; no photo reads anything worse. Without the guards of
+        ``ones_pair_joined_mass``, tune photo 500 lost a 1 beside a grey stroke.)
     grid_low, grid_span, grid_margin, grid_keep : float
         Printed ruling left in a number's crop (see :func:`_printed_lines`): a row or
         column band of ink between ``grid_low`` and ``grid_keep`` of the writing's
@@ -1626,6 +1633,7 @@ class MarksSettings:
     ones_pair_open: float = 0.2
     ones_pair_joined_mass: float = 0.05
     ones_pair_alike: float = 0.7
+    ones_pair_pieces: int = 4
     grid_low: float = 0.15
     grid_span: float = 0.9
     grid_margin: float = 0.3
@@ -5187,12 +5195,12 @@ def _stroke_pairs(
         cl = r.cluster
         if cl.split_of is not None or r.text == "11":
             continue
-        # (On a page that names no countries, two strokes joined are a doubtful sight:
-        # taken only for a reading with some posterior on the numbers, the strokes alike
-        # in width; a piece of a border's outline reads as nothing, a faint line beside
-        # a 1 is thinner.)
-        joined = only is None and len(cl.components) == 1
-        if not (only(cl) if only is not None else len(cl.components) in (1, 2)):
+        # (On a page that names no countries, two strokes joined, or with other pieces
+        # (a printed line's remnants), are a doubtful sight: taken only for a reading
+        # with some posterior on the numbers, the strokes alike in width; a piece of a
+        # border's outline reads as nothing, a faint line beside a 1 is thinner.)
+        joined = only is None and len(cl.components) != 2
+        if not (only(cl) if only is not None else 1 <= len(cl.components) <= cfg.ones_pair_pieces):
             continue
         if r.text.isdigit() and r.text != "1":
             continue

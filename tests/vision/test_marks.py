@@ -371,6 +371,22 @@ def test_two_strokes_joined_by_a_thin_line_are_eleven_when_read_as_some_number()
     assert _stroke_pairs(list(rs), list(crops), shut) == list(rs)
 
 
+def test_two_strokes_among_pieces_of_ruling_are_eleven() -> None:
+    from aggression_vision.vision.marks import Cluster, ClusterReading, _stroke_pairs
+
+    crop = np.zeros((50, 50), np.float32)
+    cv2.line(crop, (18, 8), (19, 42), 1.0, 3)
+    cv2.line(crop, (30, 8), (31, 42), 1.0, 3)
+    cv2.line(crop, (8, 20), (13, 20), 1.0, 1)  # what is left of a printed line, apart
+    cl = Cluster(1, (8, 6, 34, 44), (1, 2, 3), 38 / 34)  # three components
+    r = ClusterReading(cl, "1", 0.6, 0.0, 0.0, number_mass=0.6)
+    assert [x.text for x in _stroke_pairs([r], [crop], MarksSettings())] == ["11"]
+    assert _stroke_pairs([r], [crop], MarksSettings(ones_pair_pieces=2)) == [r]
+    # (Read as nothing: no number.)
+    nothing = replace(r, text="", number_mass=0.0)
+    assert _stroke_pairs([nothing], [crop], MarksSettings()) == [nothing]
+
+
 def test_a_pair_of_strokes_beside_its_country_letter_is_eleven() -> None:
     from aggression_vision.vision.marks import (
         Cluster,
