@@ -5199,14 +5199,14 @@ def _stroke_pairs(
         # (a printed line's remnants), are a doubtful sight: taken only for a reading
         # with some posterior on the numbers, the strokes alike in width; a piece of a
         # border's outline reads as nothing, a faint line beside a 1 is thinner.)
-        joined = only is None and len(cl.components) != 2
+        doubtful = only is None and len(cl.components) != 2
         if not (only(cl) if only is not None else 1 <= len(cl.components) <= cfg.ones_pair_pieces):
             continue
         if r.text.isdigit() and r.text != "1":
             continue
-        if joined and r.number_mass < cfg.ones_pair_joined_mass:
+        if doubtful and r.number_mass < cfg.ones_pair_joined_mass:
             continue
-        if _two_strokes(crop, cl, cfg, cfg.ones_pair_alike if joined else 0.0):
+        if _two_strokes(crop, cl, cfg, cfg.ones_pair_alike if doubtful else 0.0):
             out[i] = replace(r, text="11", probability=r.number_mass)
     return out if any(a is not b for a, b in zip(out, readings, strict=True)) else readings
 
@@ -5239,17 +5239,22 @@ def _two_strokes(
     fraction of the other's width."""
     ink = _cluster_ink(cl, crop)
     on = (ink > _STROKE_LEVEL).view(np.uint8)
-    n, lab, stats, _ = _components(on)
     least = cfg.ones_pair_height * cl.text_h
-    tall = [k for k in range(1, n) if stats[k, cv2.CC_STAT_HEIGHT] >= least]
+
+    def strokes(mask: NDArray[np.uint8]) -> tuple[NDArray[np.int32], NDArray[np.int32], list[int]]:
+        """Components of ``mask``: labels, stats, and those at least ``least`` high."""
+        n, lab, stats, _ = _components(mask)
+        return lab, stats, [k for k in range(1, n) if stats[k, cv2.CC_STAT_HEIGHT] >= least]
+
+    lab, stats, tall = strokes(on)
     side = round(cfg.ones_pair_open * cl.text_h)
     if len(tall) == 1 and side >= 2:
         # (Two strokes joined by a thin piece across: what is left of a printed line
         # through both, a touch. The pieces across are thinner than the strokes are
         # high.)
-        opened = cv2.morphologyEx(on, cv2.MORPH_OPEN, np.ones((side, 1), np.uint8))
-        n, lab, stats, _ = _components(opened)
-        tall = [k for k in range(1, n) if stats[k, cv2.CC_STAT_HEIGHT] >= least]
+        lab, stats, tall = strokes(
+            cv2.morphologyEx(on, cv2.MORPH_OPEN, np.ones((side, 1), np.uint8))
+        )
     if len(tall) != 2:
         return False
     (_, ya, _, ha, aa), (_, yb, _, hb, ab) = (stats[k] for k in tall)
