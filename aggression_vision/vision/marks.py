@@ -6329,20 +6329,24 @@ def _unique_letters(readings: list[ClusterReading], cfg: MarksSettings) -> dict[
     least ``unique_part_mass``) reads as one letter that no other writing of the page
     reads (a cluster's own trial splits aside), by region; a country with two such
     letters has none (see ``unique_light_mass``)."""
+    # Each reading's whole cluster (its own index, or its split's), and the whole
+    # clusters that read each letter (with their parts).
+    roots = [
+        k if q.cluster.split_of is None else q.cluster.split_of[0] for k, q in enumerate(readings)
+    ]
+    readers: dict[str, set[int]] = {}
+    for q, root in zip(readings, roots, strict=True):
+        if q.letter:
+            readers.setdefault(q.letter, set()).add(root)
     found: dict[int, set[str]] = {}
-    for k, r in enumerate(readings):
+    for r, root in zip(readings, roots, strict=True):
         c = r.cluster
         if not (c.light or c.split_of):
             continue
         least = cfg.unique_light_mass if c.split_of is None else cfg.unique_part_mass
         if least > 1.0 or not _sure_letter(r, least):
             continue
-        root = k if c.split_of is None else c.split_of[0]
-        if any(
-            q.letter == r.text
-            for j, q in enumerate(readings)
-            if j != root and (q.cluster.split_of is None or q.cluster.split_of[0] != root)
-        ):
+        if readers[r.text] - {root}:
             continue
         found.setdefault(c.region, set()).add(r.text)
     return {region: letters.pop() for region, letters in found.items() if len(letters) == 1}

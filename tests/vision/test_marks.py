@@ -319,17 +319,28 @@ def test_a_one_whose_line_goes_on_beyond_its_ends_is_a_piece_of_ruling() -> None
     assert _line_ones([piece], gray, MarksSettings(line_one_reach=0.0)) == [piece]
 
 
+#: Two upright ones side by side, as (end, end, pen width) for :func:`_drawn`.
+_ONES = [((18, 8), (19, 42), 3), ((30, 8), (31, 42), 3)]
+
+
+def _drawn(
+    lines: list[tuple[tuple[int, int], tuple[int, int], int]],
+) -> tuple[np.ndarray, tuple[int, int, int, int]]:
+    """A 50 x 50 crop with ``lines`` (ends, pen width) drawn at full ink, and their box."""
+    crop = np.zeros((50, 50), np.float32)
+    for p0, p1, width in lines:
+        cv2.line(crop, p0, p1, 1.0, width)
+    ys, xs = np.nonzero(crop)
+    return crop, (int(xs.min()), int(ys.min()), int(xs.max()) + 1, int(ys.max()) + 1)
+
+
 def test_two_upright_strokes_side_by_side_are_eleven() -> None:
     from aggression_vision.vision.marks import Cluster, ClusterReading, _stroke_pairs
 
     cfg = MarksSettings()
 
     def cluster(text: str, strokes: list[tuple[tuple[int, int], tuple[int, int]]]) -> tuple:
-        crop = np.zeros((50, 50), np.float32)
-        for p0, p1 in strokes:
-            cv2.line(crop, p0, p1, 1.0, 3)
-        ys, xs = np.nonzero(crop)
-        box = (int(xs.min()), int(ys.min()), int(xs.max()) + 1, int(ys.max()) + 1)
+        crop, box = _drawn([(p0, p1, 3) for p0, p1 in strokes])
         cl = Cluster(1, box, (1, 2), (box[3] - box[1]) / 34)  # writing 34 px high
         return ClusterReading(cl, text, 0.3, 0.0, 0.0, number_mass=0.4), crop
 
@@ -351,12 +362,8 @@ def test_two_strokes_joined_by_a_thin_line_are_eleven_when_read_as_some_number()
     cfg = MarksSettings()
 
     def joined(text: str, mass: float, width: int = 3) -> tuple:
-        crop = np.zeros((50, 50), np.float32)
-        cv2.line(crop, (18, 8), (19, 42), 1.0, 3)
-        cv2.line(crop, (30, 8), (31, 42), 1.0, width)
-        cv2.line(crop, (12, 20), (38, 20), 1.0, 1)  # a printed line's remnant through both
-        ys, xs = np.nonzero(crop)
-        box = (int(xs.min()), int(ys.min()), int(xs.max()) + 1, int(ys.max()) + 1)
+        # (The second one drawn ``width`` wide, a printed line's remnant through both.)
+        crop, box = _drawn([_ONES[0], (*_ONES[1][:2], width), ((12, 20), (38, 20), 1)])
         cl = Cluster(1, box, (1,), (box[3] - box[1]) / 34)  # one component
         return ClusterReading(cl, text, 0.6, 0.0, 0.0, number_mass=mass), crop
 
@@ -374,10 +381,7 @@ def test_two_strokes_joined_by_a_thin_line_are_eleven_when_read_as_some_number()
 def test_two_strokes_among_pieces_of_ruling_are_eleven() -> None:
     from aggression_vision.vision.marks import Cluster, ClusterReading, _stroke_pairs
 
-    crop = np.zeros((50, 50), np.float32)
-    cv2.line(crop, (18, 8), (19, 42), 1.0, 3)
-    cv2.line(crop, (30, 8), (31, 42), 1.0, 3)
-    cv2.line(crop, (8, 20), (13, 20), 1.0, 1)  # what is left of a printed line, apart
+    crop, _ = _drawn([*_ONES, ((8, 20), (13, 20), 1)])  # a printed line's remnant, apart
     cl = Cluster(1, (8, 6, 34, 44), (1, 2, 3), 38 / 34)  # three components
     r = ClusterReading(cl, "1", 0.6, 0.0, 0.0, number_mass=0.6)
     assert [x.text for x in _stroke_pairs([r], [crop], MarksSettings())] == ["11"]
@@ -396,9 +400,7 @@ def test_a_pair_of_strokes_beside_its_country_letter_is_eleven() -> None:
     )
 
     cfg = MarksSettings()
-    crop = np.zeros((50, 50), np.float32)
-    for p0, p1 in (((18, 8), (19, 42)), ((30, 8), (31, 42))):
-        cv2.line(crop, p0, p1, 1.0, 3)
+    crop, _ = _drawn(_ONES)
     box = (16, 6, 34, 44)
     # One component (the two ones touch): looked at only where the letter stands apart.
     pair = ClusterReading(Cluster(1, box, (1,), 38 / 34), "1", 0.5, 0.0, 0.0, number_mass=0.9)
