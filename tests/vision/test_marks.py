@@ -1450,6 +1450,31 @@ def test_on_a_page_with_hardly_any_letter_a_letter_reading_is_its_number() -> No
     assert combine([four_as_a], cfg, plain=True).armies is None
 
 
+def test_on_a_page_with_few_letters_a_letter_shaped_like_a_number_is_that_number() -> None:
+    from aggression_vision.vision.marks import Cluster, ClusterReading, combine
+
+    def reading(text: str, number: str, mass: float) -> ClusterReading:
+        cl = Cluster(1, (0, 0, 40, 40), (1,), 1.0)
+        return ClusterReading(
+            cl, text, 1.0 - mass, 0.0, 0.0, alt_letter=text, letter_mass=1.0 - mass,
+            alt_number=number, number_mass=mass,
+        )  # fmt: skip
+
+    seven_as_z = reading("Z", "7", 0.04)  # a 7 with a crossbar
+    nine_as_q = reading("Q", "9", 0.0)
+    stroke_as_i = reading("I", "1", 0.1)
+    # Where few letters are read, a letter whose number has several strokes is it ...
+    assert combine([seven_as_z], sparse=True).armies == 7
+    assert combine([nine_as_q], sparse=True).armies == 9
+    # ... but a lone stroke stays what it reads, and so does every letter where more
+    # letters are read (a lettered page whose letters were mostly missed).
+    assert combine([stroke_as_i], sparse=True).armies is None
+    assert combine([seven_as_z]).armies is None
+    assert combine([seven_as_z], sparse=True, labelled=True).letter == "Z"
+    off = MarksSettings(number_from_letter_shaped=1.0)
+    assert combine([seven_as_z], off, sparse=True).armies is None
+
+
 def test_a_doubtful_number_with_a_small_fragment_beside_it_is_the_sure_part() -> None:
     from dataclasses import replace
 
