@@ -1475,6 +1475,26 @@ def test_on_a_page_with_few_letters_a_letter_shaped_like_a_number_is_that_number
     assert combine([seven_as_z], off, sparse=True).armies is None
 
 
+def test_writing_read_as_nothing_whose_posterior_is_mostly_numbers_is_its_likeliest() -> None:
+    from aggression_vision.vision.marks import Cluster, ClusterReading, combine
+
+    def reading(mass: float, pieces: tuple[int, ...] = (1, 2)) -> ClusterReading:
+        cl = Cluster(1, (0, 0, 40, 40), pieces, 1.0)
+        return ClusterReading(cl, "", 0.3, 0.9, 0.0, alt_number="6", number_mass=mass)
+
+    # Nothing is the likeliest text at 0.3, but the numbers hold 0.6 between them.
+    m = combine([reading(0.6)])
+    assert (m.armies, m.underlined) == (6, True)
+    assert combine([reading(0.4)]).armies is None
+    # Three pieces or more are remnants of lines (a sudoku grid's crossing) ...
+    assert combine([reading(0.6, (1, 2, 3))]).armies is None
+    # ... and beside a reading that is something, nothing stays nothing.
+    letter = ClusterReading(Cluster(1, (50, 0, 80, 40), (3,), 1.0), "K", 0.9, 0.0, 0.0)
+    assert combine([reading(0.6), letter], labelled=True).armies is None
+    off = MarksSettings(blank_number_mass=2.0)
+    assert combine([reading(0.6)], off).armies is None
+
+
 def test_a_doubtful_number_with_a_small_fragment_beside_it_is_the_sure_part() -> None:
     from dataclasses import replace
 
