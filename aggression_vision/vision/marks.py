@@ -403,13 +403,15 @@ class MarksSettings:
         crossbar as Z, a 9 as Q, an 8 as P, a 3 as J, a 5 as F), where a lone letter
         whose number is a 1 is a stroke (I, L, T), often of no number. Above 1: off.
         (Marks stage on the cached segmentations of 3ced223: armies and owner right
-        dev3 4417 -> 4423 and 4790 -> 4796 of 5151, spurious letters 51 -> 44, tune
-        spurious 5 -> 4, s3, r3, dev2 unchanged; validation fresh armies 1780 -> 1781,
-        owner +1, fresh2 2433 -> 2435, owner +3; no letter lost, no photo reads anything
-        worse. Without the page's fraction, a lettered page whose letters were mostly
-        missed (fresh 020023, 3 letters read in 14 countries) turned two unoccupied
-        countries' letters E and F into 8s; the 16 pages changed are at most 0.083
-        lettered, the lettered ones 0.21 and more.)
+        dev3 4417 -> 4423 and 4790 -> 4795 of 5151, unoccupied countries right 1705 ->
+        1704 (061148: a T read for a 7 in an empty country), spurious letters 51 -> 44,
+        tune spurious 5 -> 4, s3, r3, dev2 unchanged; validation fresh armies 1780 ->
+        1781, owner +1, fresh2 2433 -> 2435, owner +3; no letter lost. With the fraction
+        at 0.15 instead, a lettered page whose letters were mostly missed (dev2 000318, 6
+        letters read in 54 regions) turned two empty countries' letters C and K into
+        numbers (dev3 061139 read one more owner right); with no fraction (below
+        ``labelled_fraction``) fresh 020023 too, 3 letters read in 14 countries, its
+        letters E and F into 8s. The pages gained are at most 0.083 lettered.)
     blank_number_mass : float
         A country with no number or letter reading takes the likeliest number of its
         whole cluster of writing height read as nothing (the likeliest single text)
@@ -1577,7 +1579,7 @@ class MarksSettings:
     number_from_letter: float = 0.3
     plain_fraction: float = 0.05
     number_from_letter_plain: float = 0.0
-    shaped_fraction: float = 0.15
+    shaped_fraction: float = 0.1
     number_from_letter_shaped: float = 0.0
     blank_number_mass: float = 0.5
     blank_number_pieces: int = 2
