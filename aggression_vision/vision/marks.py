@@ -418,10 +418,11 @@ class MarksSettings:
         when the numbers hold at least this much of that cluster's posterior together
         (no one number outweighs nothing, all of them do) and the cluster is at most
         ``blank_number_pieces`` components. Above 1: off. (Marks stage on the cached
-        segmentations of ffaa871: owner dev3 4796 -> 4797, tune, s3, r3, dev2
-        unchanged; validation fresh owner +1, fresh2 armies 2435 -> 2436, owner +3;
-        unoccupied countries read right unchanged everywhere. 0.3: armies +4 and owner
-        +18 over the seven sets, but 13 unoccupied countries took a number.)
+        segmentations, ffaa871 with it, ``shaped_fraction`` 0.15 then: owner dev3 4796
+        -> 4797, tune, s3, r3, dev2 unchanged; validation fresh owner +1, fresh2 armies
+        2435 -> 2436, owner +3; unoccupied countries read right unchanged everywhere.
+        0.3: armies +4 and owner +18 over the seven sets, but 13 unoccupied countries
+        took a number.)
     blank_number_pieces : int
         See ``blank_number_mass`` (the crossing of a real sudoku's grid lines, three
         pieces, reads 0.57 on the numbers: a blank cell lost with any number of pieces).
