@@ -412,20 +412,6 @@ class MarksSettings:
         numbers (dev3 061139 read one more owner right); with no fraction (below
         ``labelled_fraction``) fresh 020023 too, 3 letters read in 14 countries, its
         letters E and F into 8s. The pages gained are at most 0.083 lettered.)
-    blank_number_mass : float
-        A country with no number or letter reading takes the likeliest number of its
-        whole cluster of writing height read as nothing (the likeliest single text)
-        when the numbers hold at least this much of that cluster's posterior together
-        (no one number outweighs nothing, all of them do) and the cluster is at most
-        ``blank_number_pieces`` components. Above 1: off. (Marks stage on the cached
-        segmentations, ffaa871 with it, ``shaped_fraction`` 0.15 then: owner dev3 4796
-        -> 4797, tune, s3, r3, dev2 unchanged; validation fresh owner +1, fresh2 armies
-        2435 -> 2436, owner +3; unoccupied countries read right unchanged everywhere.
-        0.3: armies +4 and owner +18 over the seven sets, but 13 unoccupied countries
-        took a number.)
-    blank_number_pieces : int
-        See ``blank_number_mass`` (the crossing of a real sudoku's grid lines, three
-        pieces, reads 0.57 on the numbers: a blank cell lost with any number of pieces).
     letter_pair_number : float
         On a lettered page (see ``labelled_fraction``) a country with no number reading
         and two or more letter readings of writing height holds one letter: the one
@@ -935,6 +921,18 @@ class MarksSettings:
         (Dev photos, marks stage on 91e52f7's segmentations: armies +3, owner +15,
         conquered +12, 2 unoccupied countries took a number; of several components,
         3 empty sudoku cells read 7.)
+    nothing_number_pieces : int
+        A country with no number or letter reading takes the likeliest number of its
+        whole cluster of the ink of writing height read as nothing when the cluster is
+        at most this many components (more than the one of ``nothing_number_mass``) and
+        the numbers hold at least ``nothing_number_mass`` of its posterior together. 0:
+        off. (Marks stage on the cached segmentations, ffaa871 with it,
+        ``shaped_fraction`` 0.15 then: owner dev3 4796 -> 4797, tune, s3, r3, dev2
+        unchanged; validation fresh owner +1, fresh2 armies 2435 -> 2436, owner +3;
+        unoccupied countries read right unchanged everywhere; every cluster it took was
+        of two components. At a mass of 0.3: armies +4 and owner +18 over the seven
+        sets, but 13 unoccupied countries took a number. Three pieces: the crossing of
+        a real sudoku's grid lines, read 0.57 on the numbers, took a 7.)
     stroke_one_height, stroke_one_width, stroke_one_mass : float
         A whole cluster of one component read as nothing, at least
         ``stroke_one_height`` writing heights high and at most ``stroke_one_width`` of
@@ -1582,8 +1580,6 @@ class MarksSettings:
     number_from_letter_plain: float = 0.0
     shaped_fraction: float = 0.1
     number_from_letter_shaped: float = 0.0
-    blank_number_mass: float = 0.5
-    blank_number_pieces: int = 2
     letter_pair_number: float = 0.05
     pair_one_letter: float = 0.1  # a lone 1 read I at this letter mass: the letter of two
     short_letter_mass: float = 0.04  # a short number's letter mass: the country's letter
@@ -1653,6 +1649,7 @@ class MarksSettings:
     ones_double_below: float = 0.9
     ones_double_letter: float = 0.5
     nothing_number_mass: float = 0.5
+    nothing_number_pieces: int = 2
     stroke_one_height: float = 0.7
     stroke_one_width: float = 0.4
     stroke_one_mass: float = 0.03
@@ -2066,9 +2063,10 @@ def read_page(
     readings = _light_kept(readings, cfg, crops, n_regions=len(seg_full.regions))
     resolved = resolve_splits(readings, cfg)
     with_letter = {r.cluster.region for r in resolved if r.letter}
-    labelled = len(with_letter) >= cfg.labelled_fraction * max(1, len(seg_full.regions))
-    plain = len(with_letter) < cfg.plain_fraction * max(1, len(seg_full.regions))
-    sparse = len(with_letter) < cfg.shaped_fraction * max(1, len(seg_full.regions))
+    n_countries = max(1, len(seg_full.regions))
+    labelled = len(with_letter) >= cfg.labelled_fraction * n_countries
+    plain = len(with_letter) < cfg.plain_fraction * n_countries
+    sparse = len(with_letter) < cfg.shaped_fraction * n_countries
     if labelled:
         # A lettered page names every country: one whose writing holds no letter
         # reading has its letter grouped with its number, and a split into a letter
@@ -5152,7 +5150,7 @@ def _numbers_in_nothing(
             continue
         one_piece = len(cl.components) == 1
         if one_piece and r.alt_number and r.number_mass >= cfg.nothing_number_mass:
-            out[i] = replace(r, text=r.alt_number, probability=r.number_mass)
+            out[i] = _as_number(r)
         elif _lone_stroke(r, cfg, crops[i] if crops is not None else None):
             out[i] = replace(r, text="1", probability=r.number_mass)
     return out
@@ -5811,11 +5809,7 @@ def _underlined_letters(
     asked = [
         i
         for i, r in enumerate(readings)
-        if len(r.text) == 1
-        and r.letter is not None
-        and r.cluster.split_of is None
-        and not r.cluster.light
-        and r.cluster.height >= cfg.number_min_height
+        if len(r.text) == 1 and r.letter is not None and _whole_ink(r, cfg)
     ]
     pick, views = _touch_views(readings, crops, asked, line_width, reach, cfg)
     if not pick:
@@ -6313,14 +6307,7 @@ def _light_kept(
     ``crops``: the clusters' crops, by index (a light "1" counts only with its crop:
     see ``light_one_prob``). ``n_regions``: the page's countries (a light letter
     counts, as a letter, on a page that its letters name: :func:`_light_letters`)."""
-    numbered = {
-        r.cluster.region
-        for r in readings
-        if not r.cluster.light
-        and r.cluster.split_of is None
-        and r.cluster.height >= cfg.number_min_height
-        and r.number is not None
-    }
+    numbered = {r.cluster.region for r in readings if _whole_ink(r, cfg) and r.number is not None}
     ones = [False] * len(readings)
     if crops is not None and _light_ones_count(readings, cfg):
         ones = [
@@ -6396,6 +6383,18 @@ def _sure_letter(r: ClusterReading, least: float) -> bool:
     """Whether ``r`` reads as one letter with at least ``least`` of its posterior on
     the letters."""
     return len(r.text) == 1 and r.text.isalpha() and r.letter_mass >= least
+
+
+def _whole_ink(r: ClusterReading, cfg: MarksSettings) -> bool:
+    """Whether ``r`` reads a whole cluster (no part of a split) of the ink mask (no
+    light writing) of writing height (``number_min_height``)."""
+    c = r.cluster
+    return c.split_of is None and not c.light and c.height >= cfg.number_min_height
+
+
+def _as_number(r: ClusterReading) -> ClusterReading:
+    """``r`` read as its likeliest number, the numbers' posterior mass its posterior."""
+    return replace(r, text=r.alt_number, probability=r.number_mass)
 
 
 def _named_by_unique(
@@ -6578,32 +6577,25 @@ def _combine(
             if r.letter and r.alt_number.isdigit() and r.number_mass >= cfg.plain_letter_number
         ]
         if misread:
-            numbers = [
-                replace(r, text=r.alt_number, probability=r.number_mass)
-                if any(r is x for x in misread)
-                else r
-                for r in numbers
-            ]
+            numbers = [_as_number(r) if any(r is x for x in misread) else r for r in numbers]
             letters = [r for r in letters if not any(r is x for x in misread)]
     if not numbers:
         letters, numbers = _number_among_letters(letters, cfg, labelled=labelled)
-    if not numbers and not letters and cfg.blank_number_mass <= 1.0:
+    if not numbers and not letters:
         # The numbers together outweigh nothing, though no single one does: see
-        # ``blank_number_mass``.
+        # ``nothing_number_pieces``.
         blank = [
             r
             for r in readings
             if not r.text
             and r.alt_number
-            and r.cluster.split_of is None
-            and not r.cluster.light
-            and r.cluster.height >= cfg.number_min_height
-            and len(r.cluster.components) <= cfg.blank_number_pieces
+            and _whole_ink(r, cfg)
+            and len(r.cluster.components) <= cfg.nothing_number_pieces
         ]
         if blank:
             r = max(blank, key=lambda r: r.number_mass)
-            if r.number_mass >= cfg.blank_number_mass:
-                numbers = [replace(r, text=r.alt_number, probability=r.number_mass)]
+            if r.number_mass >= cfg.nothing_number_mass:
+                numbers = [_as_number(r)]
     if not labelled and not numbers and letters and cfg.number_from_letter < 1.0:
         # One country, one number, and this page names no countries: a country whose
         # writing reads only as a letter holds a misread number (a "1" read as I, a "4"
@@ -6616,7 +6608,7 @@ def _combine(
             # (A 7 read as Z, a 9 as Q: see ``number_from_letter_shaped``.)
             least = min(least, cfg.number_from_letter_shaped)
         if r.alt_number and r.number_mass >= least:
-            numbers = [replace(r, text=r.alt_number, probability=r.number_mass)]
+            numbers = [_as_number(r)]
             letters = [x for x in letters if x is not r]
     letter_r = max(letters, key=lambda r: r.probability, default=None)
     if not numbers:
@@ -7105,8 +7097,7 @@ def _number_among_letters(
     r = max(tall, key=lambda r: r.number_mass)
     if r.number_mass < cfg.letter_pair_number:
         return letters, []
-    num = replace(r, text=r.alt_number, probability=r.number_mass)
-    return [x for x in letters if x is not r], [num]
+    return [x for x in letters if x is not r], [_as_number(r)]
 
 
 def _below(mark: Cluster, num: Cluster, cfg: MarksSettings, scale: float = 1.0) -> bool:

@@ -1491,7 +1491,7 @@ def test_writing_read_as_nothing_whose_posterior_is_mostly_numbers_is_its_likeli
     # ... and beside a reading that is something, nothing stays nothing.
     letter = ClusterReading(Cluster(1, (50, 0, 80, 40), (3,), 1.0), "K", 0.9, 0.0, 0.0)
     assert combine([reading(0.6), letter], labelled=True).armies is None
-    off = MarksSettings(blank_number_mass=2.0)
+    off = MarksSettings(nothing_number_pieces=0)
     assert combine([reading(0.6)], off).armies is None
 
 
