@@ -1730,6 +1730,12 @@ class MarksSettings:
     # mostly sure readings, posterior 0.4-0.9, of a page whose totals are off elsewhere,
     # dev2 316's 7 -> 2 at 0.09 against 0.89); 0.2: 30, 12; 0.3: 28, 8.
     hundred_ratio: float = 0.25
+    # see :func:`hundred_blanks` (above 1: off). (Marks stage on the cached segmentations
+    # at 6fa24e2, dev: tune armies 541 -> 542, owner 592 -> 593, conquered 915 -> 916;
+    # dev3 armies 4423 -> 4426, owner 4796 -> 4799; no other change. 0.02 also gives
+    # dev3 061031 a number, a 1 read 9, its owner right; with no underline asked, 0.05
+    # gives two empty countries a number, tune 521 among them.)
+    hundred_blank: float = 0.05
     hundred_owner: float = 0.01  # see :func:`hundred_owners` (above 1: off)
     hundred_count_gap: int = 2  # see :func:`lone_hundred` (0: off)
     hundred_lone: tuple[int, ...] = (10,)  # see :func:`lone_hundred`
@@ -2126,6 +2132,7 @@ def read_page(
             posts = _number_posteriors(marks, owners, clusters, ll[0])
             marks = hundred_owners(marks, {k: m for k, (_, m) in owners.items()}, posts, cfg)
         marks = hundred_armies(marks, _number_posteriors(marks, owners, clusters, ll[0]), cfg)
+        marks = hundred_blanks(marks, _blank_posteriors(marks, by_region, clusters, ll[0]), cfg)
     marks = lone_hundred(marks, cfg)
     crosses = {k: p for k, (p, _) in doubts.items()}
     marks = unconquerable_crosses(marks, seg_full.adjacency, crosses, cfg)
@@ -6901,6 +6908,81 @@ def _player_totals(marks: dict[int, CountryMarks]) -> dict[bool, int]:
     return totals
 
 
+def hundred_blanks(
+    marks: dict[int, CountryMarks],
+    blanks: dict[int, list[tuple[NDArray[np.float64], float, float]]],
+    settings: MarksSettings | None = None,
+) -> dict[int, CountryMarks]:
+    """``marks`` with, for each player whose numbers add up to ``ARMIES_PER_PLAYER - d``,
+    a country with no number read as holding ``d`` when some of its writing read as
+    nothing could be that number, likely enough; only on a page in the last phase (some
+    number crossed out, see :func:`hundred_armies`).
+
+    A number the reader took for nothing (a broken 5, a light stroke, a number half in
+    a border) leaves its country empty and its player short of the 100 armies he
+    placed by exactly that number. Of the clusters read as nothing in the countries
+    without a number (``blanks``) whose underline tells the short player's (more than
+    ``MarksSettings.mark_threshold`` for the first, not for the second), the one with
+    the highest posterior of ``d`` is read ``d`` when that posterior is at least
+    ``MarksSettings.hundred_blank``; its cross-out as the cluster's probability says.
+
+    Parameters
+    ----------
+    marks : dict of int to CountryMarks
+        By region index.
+    blanks : dict of int to list of (array, float, float)
+        By region index (countries with no number only), for each cluster read as
+        nothing there: its posterior over the numbers 1-100 (index ``n - 1``),
+        normalised over the whole closed vocabulary (nothing and letters included), and
+        its underline and cross-out probabilities.
+    settings : MarksSettings, optional
+
+    Returns
+    -------
+    dict of int to CountryMarks
+        ``marks`` with at most one country per player given a number (its confidence
+        that posterior).
+
+    Examples
+    --------
+    >>> post = np.full(100, 0.001); post[4] = 0.3  # maybe "5"
+    >>> marks = {0: CountryMarks(60, False, True, None, 0.9),
+    ...          1: CountryMarks(35, False, False, None, 0.9),
+    ...          2: CountryMarks(None, False, False, None, 0.9)}
+    >>> hundred_blanks(marks, {2: [(post, 0.1, 0.0)]})[2].armies
+    5
+    """
+    cfg = settings or MarksSettings()
+    if cfg.hundred_blank > 1.0 or not blanks:
+        return marks
+    if not any(m.crossed and m.armies is not None for m in marks.values()):
+        return marks
+    totals = _player_totals(marks)
+    out = dict(marks)
+    for first in (True, False):
+        d = ARMIES_PER_PLAYER - totals[first]
+        if not 1 <= d <= digits.MAX_ARMIES:
+            continue
+        best: tuple[float, int, float] | None = None
+        for k in sorted(blanks):
+            if marks[k].armies is not None:
+                continue
+            for post, under, crossed in blanks[k]:
+                p = float(post[d - 1])
+                if (under > cfg.mark_threshold) == first and (best is None or p > best[0]):
+                    best = (p, k, crossed)
+        if best is not None and best[0] >= cfg.hundred_blank:
+            p, k, crossed = best
+            out[k] = replace(
+                marks[k],
+                armies=d,
+                underlined=first,
+                crossed=crossed > cfg.mark_threshold,
+                confidence=p,
+            )
+    return out
+
+
 def lone_hundred(
     marks: dict[int, CountryMarks], settings: MarksSettings | None = None
 ) -> dict[int, CountryMarks]:
@@ -7037,6 +7119,39 @@ def _number_posteriors(
     ll = likelihoods[rows, 1 : 1 + digits.MAX_ARMIES]
     post = _posteriors(ll)
     return dict(zip(regions, post, strict=True))
+
+
+def _blank_posteriors(
+    marks: dict[int, CountryMarks],
+    by_region: dict[int, list[ClusterReading]],
+    clusters: list[Cluster],
+    likelihoods: NDArray[np.float64],
+) -> dict[int, list[tuple[NDArray[np.float64], float, float]]]:
+    """For :func:`hundred_blanks`: by region index, of each country with no number, the
+    clusters read as nothing there (``by_region``, as :func:`read_marks` resolves them):
+    the first network's posterior over the numbers 1-100 (index ``n - 1``) normalised
+    over the whole closed vocabulary, and the reading's underline and cross-out
+    probabilities. ``likelihoods``: the log-likelihoods of the closed vocabulary for
+    the crops of ``clusters``, in order (see :func:`read_clusters`); only on a page in
+    the last phase whose totals are off."""
+    totals = _player_totals(marks)
+    if all(t == ARMIES_PER_PLAYER for t in totals.values()) or not any(
+        m.crossed and m.armies is not None for m in marks.values()
+    ):
+        return {}
+    index = {id(c): i for i, c in enumerate(clusters)}
+    out: dict[int, list[tuple[NDArray[np.float64], float, float]]] = {}
+    for k, m in marks.items():
+        if m.armies is not None:
+            continue
+        for r in by_region.get(k, []):
+            if r.text or id(r.cluster) not in index:
+                continue
+            post = _posteriors(likelihoods[index[id(r.cluster)]][None, :])[0]
+            out.setdefault(k, []).append(
+                (post[1 : 1 + digits.MAX_ARMIES], float(r.underlined), float(r.crossed))
+            )
+    return out
 
 
 def _missing_letters(

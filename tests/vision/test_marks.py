@@ -1916,6 +1916,43 @@ def test_a_sure_number_is_not_read_otherwise_to_make_a_hundred() -> None:
     assert hundred_armies(marks, doubtful, MarksSettings())[2].armies == 10
 
 
+def test_a_number_read_as_nothing_that_makes_a_players_total_a_hundred_is_read_so() -> None:
+    """A number taken for nothing leaves its player short by exactly that number: the
+    writing read as nothing in a country with no number that could be it, underlined as
+    that player's numbers are, is read so (dev3 061118: a 1; tune 523: a crossed-out 5)."""
+    from aggression_vision.vision.marks import hundred_blanks
+    from aggression_vision.vision.types import CountryMarks
+
+    # First player (underlined) 60 + 30 + 3 = 93, 7 short; second 95, 5 short.
+    marks = {
+        0: CountryMarks(60, True, True, None, 0.9),
+        1: CountryMarks(30, True, False, None, 0.9),
+        2: CountryMarks(3, True, False, None, 0.9),
+        3: CountryMarks(95, False, False, None, 0.9),
+        4: CountryMarks(None, False, False, None, 0.9),
+        5: CountryMarks(None, False, False, "E", 0.9),
+        6: CountryMarks(None, False, False, None, 0.9),
+    }
+    blanks = {
+        4: [(_posterior({7: 0.02, 5: 0.3}), 0.9, 0.1)],  # underlined: 7 too unlikely
+        5: [(_posterior({5: 0.2}), 0.2, 0.8), (_posterior({7: 0.4}), 0.3, 0.0)],
+        6: [(_posterior({7: 0.1}), 0.7, 0.2)],  # underlined, maybe 7
+    }
+    got = hundred_blanks(marks, blanks, MarksSettings())
+    assert got[6] == CountryMarks(7, True, False, None, pytest.approx(0.1))
+    # The second player's 5: the crossed-out cluster of country 5 (the other one of
+    # country 5 is not underlined either, but reads 7 not 5; country 4's is underlined).
+    assert got[5] == CountryMarks(5, False, True, "E", pytest.approx(0.2))
+    assert got[4] == marks[4] and all(got[k] == marks[k] for k in range(4))
+    # Not likely enough, or the underline tells the other player's: left alone.
+    assert hundred_blanks(marks, blanks, MarksSettings(hundred_blank=0.5)) == marks
+    wrong = {6: [(_posterior({7: 0.1}), 0.2, 0.2)]}
+    assert hundred_blanks(marks, wrong, MarksSettings()) == marks
+    # No number crossed out (armies still being placed): left alone.
+    placing = {**marks, 0: CountryMarks(60, True, False, None, 0.9)}
+    assert hundred_blanks(placing, blanks, MarksSettings()) == placing
+
+
 def test_the_lone_number_of_a_player_with_no_armies_left_reads_a_hundred() -> None:
     """The players place in turn: one with two numbers fewer than the other has placed
     all his armies, so his one number is 100; read "10", it lost a digit (tune 530,
