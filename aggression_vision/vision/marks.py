@@ -336,7 +336,12 @@ class MarksSettings:
     split_number_mass : float
         See ``split_letter_mass``.
     split_never_letters : str
-        See ``split_letter_mass`` ("10" is not 1 and the letter O).
+        See ``split_letter_mass`` ("10" is not 1 and the letter O); before the number
+        they may be the letter (a number has no leading 0: "O9" is the letter O and 9,
+        read whole as 89 or 69). (Marks stage on the cached segmentations at 60b99d9:
+        dev armies +3 (tune 530, dev2 317, dev3 061068), owner +3, letters +2,
+        conquered r3 +1, tune -1; validation armies fresh 020088 +1, 020045 -1 (an O
+        beside a crossed-out 6 split off, the 6 read 1), owner fresh2 +1.)
     letter_beside_prob : float
         On a lettered page, a whole cluster read as a lone letter in a country where no
         whole cluster reads a number is the letter with a thin number grouped with it
@@ -6474,7 +6479,8 @@ def _letter_and_number(
     by_number: bool,
 ) -> tuple[ClusterReading, ClusterReading] | None:
     """The trial split of ``cand`` (parts in pairs) into a part with at least
-    ``letter_least`` of its posterior on the letters (none of ``never``) and a part
+    ``letter_least`` of its posterior on the letters (none of ``never`` after the
+    number) and a part
     with at least ``number_least`` on the numbers, read as their likeliest letter and
     number: the split with the most number mass (``by_number``) or the most product of
     the two masses; None when there is none."""
@@ -6482,7 +6488,9 @@ def _letter_and_number(
     best_p = 0.0
     for a, b in zip(cand[::2], cand[1::2], strict=True):
         for let, num in ((a, b), (b, a)):
-            if not let.alt_letter or let.alt_letter in never or not num.alt_number:
+            # (A number has no leading 0: a letter of ``never`` before the number is one.)
+            barred = let.alt_letter in never and let is not a
+            if not let.alt_letter or barred or not num.alt_number:
                 continue
             if let.letter_mass < letter_least or num.number_mass < number_least:
                 continue

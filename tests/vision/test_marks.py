@@ -932,6 +932,11 @@ def test_on_a_lettered_page_a_country_without_letter_splits_off_a_likely_letter(
         resolve_splits([reading("10", 0.9, None, "O", 0.0, 1.0), *zero], lettered=set())[0].text
         == "10"
     )
+    # ... but an O before the number is the letter: a number has no leading 0 ("O9"
+    # read whole as 89, dev2 317).
+    o9 = [reading("0", 0.9, (0, 0), "O", 0.92, 0.08), reading("9", 1.0, (0, 1), "G", 0.0, 1.0)]
+    got = resolve_splits([reading("89", 0.7, None, "B", 0.0, 1.0), *o9], lettered=set())
+    assert [(r.text, r.cluster.split_of) for r in got] == [("O", (0, 0)), ("9", (0, 1))]
 
 
 def test_on_a_lettered_page_a_fragment_does_not_turn_the_number_into_a_letter() -> None:
