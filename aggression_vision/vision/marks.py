@@ -1742,6 +1742,14 @@ class MarksSettings:
     # gives two empty countries a number, tune 521 among them.)
     hundred_blank: float = 0.05
     hundred_owner: float = 0.01  # see :func:`hundred_owners` (above 1: off)
+    # The posteriors hundred_armies and hundred_owners take for a number read whole are
+    # also those of its trial-split parts beside a part with at least this much of its
+    # posterior on the letters (the country's letter grouped with its number: "8O" read
+    # 80, "9O" read 90). (Above 1: off. Marks stage on the cached segmentations at
+    # b16b7f8: dev3 armies 4427 -> 4429 (061044, 061066), validation fresh2 2436 ->
+    # 2437, nothing else changed; with any part, not only beside a letter: a right 14
+    # and 18 read 1 and 8 where the total was off elsewhere, dev3 061133, 061209.)
+    hundred_letter_part: float = 0.5
     hundred_count_gap: int = 2  # see :func:`lone_hundred` (0: off)
     hundred_lone: tuple[int, ...] = (10,)  # see :func:`lone_hundred`
     touch_shift: float = 0.3  # writing heights a touching stroke is moved down (0: off)
@@ -2134,9 +2142,10 @@ def read_page(
         marks = _pen_owners(marks, owners, clusters, crops, seg_full.image, back, cfg)
     if backend == "cnn" and ll:
         if cfg.hundred_owner <= 1.0:
-            posts = _number_posteriors(marks, owners, clusters, ll[0])
+            posts = _number_posteriors(marks, owners, clusters, ll[0], cfg.hundred_letter_part)
             marks = hundred_owners(marks, {k: m for k, (_, m) in owners.items()}, posts, cfg)
-        marks = hundred_armies(marks, _number_posteriors(marks, owners, clusters, ll[0]), cfg)
+        posts = _number_posteriors(marks, owners, clusters, ll[0], cfg.hundred_letter_part)
+        marks = hundred_armies(marks, posts, cfg)
         marks = hundred_blanks(marks, _blank_posteriors(marks, by_region, clusters, ll[0]), cfg)
     marks = lone_hundred(marks, cfg)
     crosses = {k: p for k, (p, _) in doubts.items()}
@@ -7106,12 +7115,18 @@ def _number_posteriors(
     owners: dict[int, tuple[ClusterReading, float]],
     clusters: list[Cluster],
     likelihoods: NDArray[np.float64],
+    letter_part: float = 2.0,
 ) -> dict[int, NDArray[np.float64]]:
     """The first network's posterior over the numbers 1-100 of each region's number
     reading (``owners``, as :func:`_combine` fills it), by region index: only for the
     players whose numbers do not add up to ``ARMIES_PER_PLAYER`` (see
     :func:`hundred_armies`). ``likelihoods``: the log-likelihoods of the closed
-    vocabulary for the crops of ``clusters``, in order (see :func:`read_clusters`)."""
+    vocabulary for the crops of ``clusters``, in order (see :func:`read_clusters`).
+
+    A whole cluster's row is the highest of its own posterior and those of its
+    trial-split parts beside a part with at least ``letter_part`` of its posterior on
+    the letters (see ``MarksSettings.hundred_letter_part``; each part's posterior over
+    the numbers normalised over the whole closed vocabulary)."""
     totals = _player_totals(marks)
     index = {id(c): i for i, c in enumerate(clusters)}
     regions = [
@@ -7126,7 +7141,23 @@ def _number_posteriors(
     rows = [index[id(owners[k][0].cluster)] for k in regions]
     ll = likelihoods[rows, 1 : 1 + digits.MAX_ARMIES]
     post = _posteriors(ll)
-    return dict(zip(regions, post, strict=True))
+    out = dict(zip(regions, post, strict=True))
+    if letter_part > 1.0:
+        return out
+    numbers = slice(1, 1 + digits.MAX_ARMIES)
+    for k, row in zip(regions, rows, strict=True):
+        if clusters[row].split_of is not None:
+            continue
+        # (The parts of each trial split of the whole, left / upper and right / lower.)
+        sides: dict[int, list[NDArray[np.float64]]] = {0: [], 1: []}
+        for i, c in enumerate(clusters):
+            if c.split_of is not None and c.split_of[0] == row:
+                sides[c.split_of[1]].append(_posteriors(likelihoods[i : i + 1])[0])
+        for a, b in zip(sides[0], sides[1], strict=False):
+            for num, let in ((a, b), (b, a)):
+                if float(let[numbers.stop :].sum()) >= letter_part:
+                    out[k] = np.maximum(out[k], num[numbers])
+    return out
 
 
 def _blank_posteriors(

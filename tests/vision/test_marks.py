@@ -1901,6 +1901,36 @@ def test_a_number_that_makes_a_players_total_a_hundred_is_read_so() -> None:
     assert [got[k].armies for k in range(5)] == [67, 30, 3, 99, 1]
 
 
+def test_a_number_grouped_with_a_letter_may_make_a_hundred_alone() -> None:
+    """A country's letter grouped with its number is read with it ("8O" as 80, dev3
+    061044): the number's posterior for hundred_armies is also its trial-split part's
+    beside a part that reads as a letter."""
+    from aggression_vision.vision import digits
+    from aggression_vision.vision.marks import Cluster, ClusterReading, _number_posteriors
+    from aggression_vision.vision.types import CountryMarks
+
+    vocab = digits.closed_vocabulary()
+
+    def ll(text: str) -> np.ndarray:
+        row = np.full(len(vocab), -20.0)
+        row[vocab.index(text)] = 0.0
+        return row
+
+    whole = Cluster(3, (0, 0, 40, 20), (1, 2))
+    left = Cluster(3, (0, 0, 20, 20), (1,), split_of=(0, 0))
+    right = Cluster(3, (20, 0, 40, 20), (2,), split_of=(0, 1))
+    clusters = [whole, left, right]
+    marks = {3: CountryMarks(80, True, True, None, 0.9)}  # the first player's 80: 180 over
+    owners = {3: (ClusterReading(whole, "80", 0.9, 0.9, 0.9), 1.0)}
+    likelihoods = np.stack([ll("80"), ll("8"), ll("O")])
+    got = _number_posteriors(marks, owners, clusters, likelihoods, 0.5)[3]
+    assert got[8 - 1] == pytest.approx(1.0) and got[80 - 1] == pytest.approx(1.0)
+    assert _number_posteriors(marks, owners, clusters, likelihoods)[3][8 - 1] < 1e-6
+    # A part beside a digit ("14" read whole) is not the number alone.
+    likelihoods = np.stack([ll("80"), ll("8"), ll("1")])
+    assert _number_posteriors(marks, owners, clusters, likelihoods, 0.5)[3][8 - 1] < 1e-6
+
+
 def test_a_sure_number_is_not_read_otherwise_to_make_a_hundred() -> None:
     """A number read surely is kept when the total is off: the reading that would make
     100 must be at least hundred_ratio of the kept reading's posterior (dev2 316: a 7
