@@ -6489,10 +6489,9 @@ def _letter_and_number(
 ) -> tuple[ClusterReading, ClusterReading] | None:
     """The trial split of ``cand`` (parts in pairs) into a part with at least
     ``letter_least`` of its posterior on the letters (none of ``never`` after the
-    number) and a part
-    with at least ``number_least`` on the numbers, read as their likeliest letter and
-    number: the split with the most number mass (``by_number``) or the most product of
-    the two masses; None when there is none."""
+    number) and a part with at least ``number_least`` on the numbers, read as their
+    likeliest letter and number: the split with the most number mass (``by_number``) or
+    the most product of the two masses; None when there is none."""
     best: tuple[ClusterReading, ClusterReading] | None = None
     best_p = 0.0
     for a, b in zip(cand[::2], cand[1::2], strict=True):
@@ -6880,7 +6879,7 @@ def hundred_armies(
     8
     """
     cfg = settings or MarksSettings()
-    if not any(m.crossed and m.armies is not None for m in marks.values()):
+    if not _last_phase(marks):
         return marks
     out = dict(marks)
     numbers = _player_numbers(marks)
@@ -6905,6 +6904,11 @@ def hundred_armies(
                 continue  # the reading kept is much likelier: the total is off elsewhere
             out[k] = replace(m, armies=kept + d, confidence=min(m.confidence, p))
     return out
+
+
+def _last_phase(marks: dict[int, CountryMarks]) -> bool:
+    """Whether the page is in the last phase: some number is crossed out."""
+    return any(m.crossed and m.armies is not None for m in marks.values())
 
 
 def _player_numbers(marks: dict[int, CountryMarks]) -> dict[bool, list[int]]:
@@ -6970,9 +6974,7 @@ def hundred_blanks(
     5
     """
     cfg = settings or MarksSettings()
-    if cfg.hundred_blank > 1.0 or not blanks:
-        return marks
-    if not any(m.crossed and m.armies is not None for m in marks.values()):
+    if cfg.hundred_blank > 1.0 or not blanks or not _last_phase(marks):
         return marks
     totals = _player_totals(marks)
     out = dict(marks)
@@ -7076,7 +7078,7 @@ def hundred_owners(
     False
     """
     cfg = settings or MarksSettings()
-    if not any(m.crossed and m.armies is not None for m in marks.values()):
+    if not _last_phase(marks):
         return marks
     totals = _player_totals(marks)
     for over in (True, False):
@@ -7145,15 +7147,16 @@ def _number_posteriors(
     if letter_part > 1.0:
         return out
     numbers = slice(1, 1 + digits.MAX_ARMIES)
+    # (The parts of each whole's trial splits by side: left / upper, right / lower.)
+    sides: dict[int, tuple[list[int], list[int]]] = {}
+    for i, c in enumerate(clusters):
+        if c.split_of is not None:
+            sides.setdefault(c.split_of[0], ([], []))[c.split_of[1]].append(i)
     for k, row in zip(regions, rows, strict=True):
-        if clusters[row].split_of is not None:
+        if clusters[row].split_of is not None or row not in sides:
             continue
-        # (The parts of each trial split of the whole, left / upper and right / lower.)
-        sides: dict[int, list[NDArray[np.float64]]] = {0: [], 1: []}
-        for i, c in enumerate(clusters):
-            if c.split_of is not None and c.split_of[0] == row:
-                sides[c.split_of[1]].append(_posteriors(likelihoods[i : i + 1])[0])
-        for a, b in zip(sides[0], sides[1], strict=False):
+        for i, j in zip(*sides[row], strict=False):
+            a, b = _posteriors(likelihoods[[i, j]])
             for num, let in ((a, b), (b, a)):
                 if float(let[numbers.stop :].sum()) >= letter_part:
                     out[k] = np.maximum(out[k], num[numbers])
@@ -7174,9 +7177,7 @@ def _blank_posteriors(
     the crops of ``clusters``, in order (see :func:`read_clusters`); only on a page in
     the last phase whose totals are off."""
     totals = _player_totals(marks)
-    if all(t == ARMIES_PER_PLAYER for t in totals.values()) or not any(
-        m.crossed and m.armies is not None for m in marks.values()
-    ):
+    if all(t == ARMIES_PER_PLAYER for t in totals.values()) or not _last_phase(marks):
         return {}
     index = {id(c): i for i, c in enumerate(clusters)}
     out: dict[int, list[tuple[NDArray[np.float64], float, float]]] = {}
