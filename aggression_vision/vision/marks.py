@@ -42,6 +42,10 @@ from aggression_vision.vision.ink import connected_components
 from aggression_vision.vision.regions import thin
 from aggression_vision.vision.types import CountryMarks, Segmentation
 
+#: The columns of the numbers 1-100 in a row over the closed vocabulary (nothing first,
+#: see :func:`digits.closed_vocabulary`); the letters follow.
+_NUMBERS = slice(1, 1 + digits.MAX_ARMIES)
+
 
 @dataclass(frozen=True)
 class MarksSettings:
@@ -2141,10 +2145,13 @@ def read_page(
         back = _page_matrix(turn, (ox, oy), seg.gray.shape, seg_full.gray.shape)
         marks = _pen_owners(marks, owners, clusters, crops, seg_full.image, back, cfg)
     if backend == "cnn" and ll:
-        if cfg.hundred_owner <= 1.0:
-            posts = _number_posteriors(marks, owners, clusters, ll[0], cfg.hundred_letter_part)
-            marks = hundred_owners(marks, {k: m for k, (_, m) in owners.items()}, posts, cfg)
         posts = _number_posteriors(marks, owners, clusters, ll[0], cfg.hundred_letter_part)
+        if cfg.hundred_owner <= 1.0:
+            moved = hundred_owners(marks, {k: m for k, (_, m) in owners.items()}, posts, cfg)
+            if moved is not marks:
+                # (The players' totals changed: whose posteriors are asked changes too.)
+                marks = moved
+                posts = _number_posteriors(marks, owners, clusters, ll[0], cfg.hundred_letter_part)
         marks = hundred_armies(marks, posts, cfg)
         marks = hundred_blanks(marks, _blank_posteriors(marks, by_region, clusters, ll[0]), cfg)
     marks = lone_hundred(marks, cfg)
@@ -6170,7 +6177,7 @@ def _readings(
         letter_cls = np.array([digits.ALPHABET.index(c) + 1 for c in digits.LETTERS])
         for i in need:
             top_letters = np.argsort(-logprobs[i][:, letter_cls].max(axis=0))[:3]
-            top_numbers = np.argsort(-ll[i, 1 : 1 + digits.MAX_ARMIES])[:10] + 1
+            top_numbers = np.argsort(-ll[i, _NUMBERS])[:10] + 1
             cands = tuple(f"{digits.LETTERS[a]}{n}" for a in top_letters for n in top_numbers)
             extra[i] = (cands, digits.ctc_log_likelihood(logprobs[i : i + 1], cands)[0])
     texts: list[str] = []
@@ -7141,12 +7148,11 @@ def _number_posteriors(
     if not regions:
         return {}
     rows = [index[id(owners[k][0].cluster)] for k in regions]
-    ll = likelihoods[rows, 1 : 1 + digits.MAX_ARMIES]
+    ll = likelihoods[rows, _NUMBERS]
     post = _posteriors(ll)
     out = dict(zip(regions, post, strict=True))
     if letter_part > 1.0:
         return out
-    numbers = slice(1, 1 + digits.MAX_ARMIES)
     # (The parts of each whole's trial splits by side: left / upper, right / lower.)
     sides: dict[int, tuple[list[int], list[int]]] = {}
     for i, c in enumerate(clusters):
@@ -7158,8 +7164,8 @@ def _number_posteriors(
         for i, j in zip(*sides[row], strict=False):
             a, b = _posteriors(likelihoods[[i, j]])
             for num, let in ((a, b), (b, a)):
-                if float(let[numbers.stop :].sum()) >= letter_part:
-                    out[k] = np.maximum(out[k], num[numbers])
+                if float(let[_NUMBERS.stop :].sum()) >= letter_part:
+                    out[k] = np.maximum(out[k], num[_NUMBERS])
     return out
 
 
@@ -7187,10 +7193,9 @@ def _blank_posteriors(
         for r in by_region.get(k, []):
             if r.text or id(r.cluster) not in index:
                 continue
-            post = _posteriors(likelihoods[index[id(r.cluster)]][None, :])[0]
-            out.setdefault(k, []).append(
-                (post[1 : 1 + digits.MAX_ARMIES], float(r.underlined), float(r.crossed))
-            )
+            i = index[id(r.cluster)]
+            post = _posteriors(likelihoods[i : i + 1])[0]
+            out.setdefault(k, []).append((post[_NUMBERS], float(r.underlined), float(r.crossed)))
     return out
 
 
