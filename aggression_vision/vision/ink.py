@@ -1467,6 +1467,8 @@ def _kept_by_sheet(
 
     None when components crossing the sheet's side hold ``paper_area_crossing``
     of the ink outside it (a hard shadow left paper out of the sheet's area).
+    With ``paper_area_hull`` also those (almost) wholly within the convex hull
+    of the largest component (almost) wholly on the sheet.
     """
     count, labels, stats, _ = connected_components(mask.astype(np.uint8))
     area = stats[:, cv2.CC_STAT_AREA]
@@ -1478,6 +1480,23 @@ def _kept_by_sheet(
     crossing = keep & (inside <= (1.0 - settings.paper_area_inside) * area)
     if outside[crossing].sum() >= settings.paper_area_crossing * max(1, int(outside.sum())):
         return None
+    surely = inside >= (1.0 - settings.paper_area_inside) * area
+    surely[0] = False
+    if settings.paper_area_hull and surely.any() and not keep[1:].all():
+        # The sheet is convex: ink within the convex hull of the largest piece
+        # surely on it (the map's network) is on the sheet too, though a shadow
+        # across the sheet made its paper too dark for the sheet's area.
+        k = int(np.argmax(np.where(surely, area, 0)))
+        x, y, w, h = (int(v) for v in stats[k, :4])
+        piece = (labels[y : y + h, x : x + w] == k).view(np.uint8)
+        outline, _ = cv2.findContours(
+            piece, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE, offset=(x, y)
+        )
+        hull = np.zeros(mask.shape, np.uint8)
+        cv2.fillConvexPoly(hull, cv2.convexHull(np.concatenate(outline)), 1)
+        within = np.bincount(labels[hull.view(bool)], minlength=count)
+        keep |= within >= (1.0 - settings.paper_area_inside) * area
+        keep[0] = False
     return keep.take(labels)  # (take: the same gather, faster than indexing)
 
 

@@ -475,6 +475,12 @@ class ReaderSettings:
         Nothing is dropped when components crossing the sheet area's side
         hold this fraction of the ink outside it (a drawing runs on into a
         shadow on the sheet).
+    paper_area_hull : bool
+        Components (almost, see ``paper_area_inside``) wholly within the
+        convex hull of the largest component (almost) wholly on the sheet
+        are kept: the sheet is convex, so ink inside the map's outline lies
+        on it, though a shadow made its paper too dark for the sheet's area
+        (a pencil number and letter in a country under the shadow).
     paper_area_rectified : bool
         Whether ink outside the sheet's area is dropped also when the sheet
         was found and rectified (the working image is then the sheet: its
@@ -1000,6 +1006,7 @@ class ReaderSettings:
     paper_area_outside: float = 0.1
     paper_area_inside: float = 0.1
     paper_area_crossing: float = 0.1
+    paper_area_hull: bool = True
     paper_area_rectified: bool = False
     gap_close: float = 3.0
     gap_end_min_branch: float = 3.0

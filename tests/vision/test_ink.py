@@ -918,3 +918,25 @@ def test_a_ruling_in_pieces_is_still_found_on_the_page() -> None:
         left[bridge] = int((ink.mask & free).sum()) / int(free.sum())
     assert left[0.0] > 0.3
     assert left[ReaderSettings().grid_line_bridge] < 0.05
+
+
+def test_ink_inside_the_drawing_is_on_the_sheet_though_its_paper_is_not() -> None:
+    from aggression_vision.vision.ink import _kept_by_sheet
+
+    # The map's outline wholly on the sheet; inside it a shadow the sheet's area
+    # left out (its paper too dark), holding a number; beyond the sheet, the table.
+    mask = np.zeros((800, 1000), bool)
+    mask[100:104, 100:600] = mask[596:600, 100:600] = True
+    mask[100:600, 100:104] = mask[100:600, 596:600] = True
+    mask[400:440, 400:404] = True  # a "1" in the shadow
+    mask[400:404, 760:800] = True  # a streak on the table
+    sheet = np.ones_like(mask)
+    sheet[300:550, 300:550] = False  # the shadow
+    sheet[:, 700:] = False  # the table
+    st = ReaderSettings()
+    kept = _kept_by_sheet(mask, sheet, settings=st)
+    assert kept is not None
+    assert kept[400:440, 400:404].all() and kept[100:104, 100:600].all()
+    assert not kept[400:404, 760:800].any()
+    unhulled = _kept_by_sheet(mask, sheet, settings=replace(st, paper_area_hull=False))
+    assert unhulled is not None and not unhulled[400:440, 400:404].any()
