@@ -1477,25 +1477,27 @@ def _kept_by_sheet(
     keep[0] = False
     outside = area - inside
     outside[0] = 0
-    crossing = keep & (inside <= (1.0 - settings.paper_area_inside) * area)
+    most = (1.0 - settings.paper_area_inside) * area  # (almost wholly)
+    crossing = keep & (inside <= most)
     if outside[crossing].sum() >= settings.paper_area_crossing * max(1, int(outside.sum())):
         return None
-    surely = inside >= (1.0 - settings.paper_area_inside) * area
+    surely = inside >= most
     surely[0] = False
     if settings.paper_area_hull and surely.any() and not keep[1:].all():
         # The sheet is convex: ink within the convex hull of the largest piece
         # surely on it (the map's network) is on the sheet too, though a shadow
-        # across the sheet made its paper too dark for the sheet's area.
+        # across the sheet made its paper too dark for the sheet's area. (The
+        # hull lies within the piece's box: drawn and counted there.)
         k = int(np.argmax(np.where(surely, area, 0)))
         x, y, w, h = (int(v) for v in stats[k, :4])
-        piece = (labels[y : y + h, x : x + w] == k).view(np.uint8)
+        box = labels[y : y + h, x : x + w]
         outline, _ = cv2.findContours(
-            piece, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE, offset=(x, y)
+            (box == k).view(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE
         )
-        hull = np.zeros(mask.shape, np.uint8)
+        hull = np.zeros((h, w), np.uint8)
         cv2.fillConvexPoly(hull, cv2.convexHull(np.concatenate(outline)), 1)
-        within = np.bincount(labels[hull.view(bool)], minlength=count)
-        keep |= within >= (1.0 - settings.paper_area_inside) * area
+        within = np.bincount(box[hull.view(bool)], minlength=count)
+        keep |= within >= most
         keep[0] = False
     return keep.take(labels)  # (take: the same gather, faster than indexing)
 
