@@ -1460,27 +1460,55 @@ def _off_the_sheet(
     return mask if keep is None else keep
 
 
-def _kept_by_sheet(
+@dataclass(frozen=True)
+class _SheetPieces:
+    """The components of an ink mask measured against the sheet's area, by label."""
+
+    labels: NDArray[np.integer]
+    stats: NDArray[np.integer]
+    inside: NDArray[np.integer]  # pixels on the sheet
+    kept: NDArray[np.bool_]  # not (almost) wholly off the sheet (label 0: False)
+    most: NDArray[np.floating]  # pixels that make "almost wholly"
+
+
+def _sheet_pieces(
     mask: NDArray[np.bool_], sheet: NDArray[np.bool_], *, settings: ReaderSettings
-) -> NDArray[np.bool_] | None:
-    """The components of ``mask`` (almost) wholly on ``sheet``, or None if the sheet is not clear.
+) -> _SheetPieces | None:
+    """The components of ``mask`` measured against ``sheet``, or None if the sheet is not clear.
 
     None when components crossing the sheet's side hold ``paper_area_crossing``
     of the ink outside it (a hard shadow left paper out of the sheet's area).
-    With ``paper_area_hull`` also those (almost) wholly within the convex hull
-    of the largest component (almost) wholly on the sheet.
     """
     count, labels, stats, _ = connected_components(mask.astype(np.uint8))
     area = stats[:, cv2.CC_STAT_AREA]
     inside = np.bincount(labels[sheet], minlength=count)
-    keep = inside >= settings.paper_area_inside * area
-    keep[0] = False
+    kept = inside >= settings.paper_area_inside * area
+    kept[0] = False
     outside = area - inside
     outside[0] = 0
     most = (1.0 - settings.paper_area_inside) * area  # (almost wholly)
-    crossing = keep & (inside <= most)
+    crossing = kept & (inside <= most)
     if outside[crossing].sum() >= settings.paper_area_crossing * max(1, int(outside.sum())):
         return None
+    return _SheetPieces(labels, stats, inside, kept, most)
+
+
+def _kept_by_sheet(
+    mask: NDArray[np.bool_], sheet: NDArray[np.bool_], *, settings: ReaderSettings
+) -> NDArray[np.bool_] | None:
+    """The components of ``mask`` not (almost) wholly off ``sheet``, or None if the sheet
+    is not clear (see :func:`_sheet_pieces`).
+
+    With ``paper_area_hull`` also those (almost) wholly within the convex hull
+    of the largest component (almost) wholly on the sheet.
+    """
+    pieces = _sheet_pieces(mask, sheet, settings=settings)
+    if pieces is None:
+        return None
+    labels, stats, inside, most = pieces.labels, pieces.stats, pieces.inside, pieces.most
+    keep = pieces.kept.copy()
+    count = len(inside)
+    area = stats[:, cv2.CC_STAT_AREA]
     surely = inside >= most
     surely[0] = False
     if settings.paper_area_hull and surely.any() and not keep[1:].all():
@@ -1859,7 +1887,7 @@ def _ink_at(
     texture = mask & (density >= settings.ruling_texture_density)
     # Only a sheet clearly set off: a shadow can hide part of the paper's area.
     sheet = area
-    if sheet is not None and _kept_by_sheet(mask, sheet, settings=settings) is None:
+    if sheet is not None and _sheet_pieces(mask, sheet, settings=settings) is None:
         sheet = None
     # The ruling's lines are kept for a faint drawing only. With the ruling,
     # lighter than such a drawing, the ink's median is below the drawing's.
