@@ -1466,6 +1466,7 @@ class _SheetPieces:
 
     labels: NDArray[np.integer]
     stats: NDArray[np.integer]
+    area: NDArray[np.integer]  # pixels
     inside: NDArray[np.integer]  # pixels on the sheet
     kept: NDArray[np.bool_]  # not (almost) wholly off the sheet (label 0: False)
     most: NDArray[np.floating]  # pixels that make "almost wholly"
@@ -1490,7 +1491,7 @@ def _sheet_pieces(
     crossing = kept & (inside <= most)
     if outside[crossing].sum() >= settings.paper_area_crossing * max(1, int(outside.sum())):
         return None
-    return _SheetPieces(labels, stats, inside, kept, most)
+    return _SheetPieces(labels, stats, area, inside, kept, most)
 
 
 def _kept_by_sheet(
@@ -1505,11 +1506,9 @@ def _kept_by_sheet(
     pieces = _sheet_pieces(mask, sheet, settings=settings)
     if pieces is None:
         return None
-    labels, stats, inside, most = pieces.labels, pieces.stats, pieces.inside, pieces.most
+    labels, stats, area, most = pieces.labels, pieces.stats, pieces.area, pieces.most
     keep = pieces.kept.copy()
-    count = len(inside)
-    area = stats[:, cv2.CC_STAT_AREA]
-    surely = inside >= most
+    surely = pieces.inside >= most
     surely[0] = False
     if settings.paper_area_hull and surely.any() and not keep[1:].all():
         # The sheet is convex: ink within the convex hull of the largest piece
@@ -1524,7 +1523,7 @@ def _kept_by_sheet(
         )
         hull = np.zeros((h, w), np.uint8)
         cv2.fillConvexPoly(hull, cv2.convexHull(np.concatenate(outline)), 1)
-        within = np.bincount(box[hull.view(bool)], minlength=count)
+        within = np.bincount(box[hull.view(bool)], minlength=len(area))
         keep |= within >= most
         keep[0] = False
     return keep.take(labels)  # (take: the same gather, faster than indexing)
