@@ -894,13 +894,14 @@ def _ruling_in(
             # whole only across their breaks is taken when its lines are
             # mostly ink. Where most of them are too faint to be ink, they
             # cut no country, and the family's ink is mostly drawing along
-            # them.
+            # them. Ink here is darkness over the ink level, not the ink
+            # kept: a faint line's pieces too short to be kept alone are kept
+            # where they touch the drawing, and cut its countries.
             step = _is_ruling(evidence, settings=settings, long_side=scale, pitch=pitch, gaps=True)
             if step:
                 on = runs & rotated
-                ink = cv2.warpAffine(
-                    keep_in.view(np.uint8), rot, on.shape[::-1], flags=cv2.INTER_NEAREST
-                )
+                weak = (darkness > settings.ink_darkness).view(np.uint8)
+                ink = cv2.warpAffine(weak, rot, on.shape[::-1], flags=cv2.INTER_NEAREST)
                 if int((on & ink).sum()) < settings.grid_bridge_min_ink * int(on.sum()):
                     step = 0.0
         if not step:

@@ -282,9 +282,11 @@ class ReaderSettings:
         drawn grid still ends where its last cell ends.
     grid_bridge_min_ink : float
         A family found only across such breaks is a ruling when at least this
-        fraction of its lines' pixels is ink (where the lines are mostly too
-        faint to be ink they cut no country, and the family's ink is mostly
-        drawing along them).
+        fraction of its lines' pixels is ink, i.e. darker than ``ink_darkness``
+        (where the lines are mostly too faint to be ink they cut no country,
+        and the family's ink is mostly drawing along them; pieces of a line too
+        short to be kept alone count: where they touch the drawing they are
+        kept, and cut its countries).
     grid_max_step : float
         Printed rulings are dense: their spacing is at most this fraction of
         the long side (a sudoku's or a hand-drawn grid's is larger).

@@ -940,3 +940,41 @@ def test_ink_inside_the_drawing_is_on_the_sheet_though_its_paper_is_not() -> Non
     assert not kept[400:404, 760:800].any()
     unhulled = _kept_by_sheet(mask, sheet, settings=replace(st, paper_area_hull=False))
     assert unhulled is not None and not unhulled[400:440, 400:404].any()
+
+
+def _faint_lines_in_short_pieces() -> tuple[np.ndarray, np.ndarray]:
+    """Lined paper whose lines are above the ink level only in 20 px pieces (5 px
+    between the ink level and the ruling search's between them, and every sixth
+    stretch a break below both, staggered), under a drawn box cut in two.
+
+    Returns the image and the lines' mask.
+    """
+    h, w, step = 900, 1200, 40
+    paper = 232.0
+    gray = np.full((h, w), paper)
+    lines = np.zeros((h, w), bool)
+    for k, y in enumerate(range(30, h - 20, step)):
+        for x0 in range(0, w, 25):
+            if (x0 // 25 + k) % 6:
+                gray[y : y + 2, x0 : x0 + 20] = paper * (1 - 0.12)
+                gray[y : y + 2, x0 + 20 : x0 + 25] = paper * (1 - 0.065)
+            lines[y : y + 2, x0 : x0 + 25] = True
+    img = np.repeat(gray.astype(np.uint8)[..., None], 3, axis=2)
+    cv2.rectangle(img, (300, 200), (900, 700), (60, 60, 60), 4)
+    cv2.line(img, (600, 200), (600, 700), (60, 60, 60), 4)
+    return img, lines
+
+
+def test_faint_lines_in_pieces_that_the_drawing_holds_are_ruling() -> None:
+    # The lines are whole only across their breaks, and mostly too short a piece
+    # to be ink alone: only the pieces touching the box are kept as ink. They are
+    # still ink-dark, so the family is a ruling (before: 'mostly not ink', no
+    # ruling, and the kept pieces stayed as stubs or strips inside the countries).
+    img, lines = _faint_lines_in_short_pieces()
+    ink = find_ink(img, settings=ReaderSettings())
+    assert ink.ruling.any()
+    inside = np.zeros_like(lines)
+    inside[210:690, 310:890] = lines[210:690, 310:890]
+    assert int((ink.mask & inside).sum()) < 0.02 * int(inside.sum())
+    assert ink.mask[198:203, 320:880].mean() > 0.9  # the drawn box stays ink
+    assert ink.mask[220:680, 598:603].mean() > 0.9
