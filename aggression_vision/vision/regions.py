@@ -924,6 +924,7 @@ def split_writing(
     settings: ReaderSettings,
     ruling: NDArray[np.bool_] | None = None,
     colour: NDArray[np.uint8] | None = None,
+    rings: NDArray[np.bool_] | None = None,
 ) -> tuple[NDArray[np.bool_], NDArray[np.bool_]]:
     """Split the (gap-closed) ink into borders and writing.
 
@@ -945,6 +946,11 @@ def split_writing(
         The working image: a straight piece with writing beside it (within
         ``link_beside`` line widths) that has the writing's colour rather
         than the borders' is an underline, and stays writing.
+    rings : (H, W) bool, optional
+        Filled in place with the rings around a country's number found (see
+        ``ReaderSettings.enclave_ring_inradius``); the components holding a
+        ring marked there before are borders (a later call, on the ink with
+        gaps closed: closing may fill a small ring's hole).
 
     Returns
     -------
@@ -957,6 +963,13 @@ def split_writing(
     small[0] = False
     if not small.any():
         return ink.copy(), np.zeros_like(ink)
+    if rings is not None and rings.any():
+        # Rings found before (see below) stay borders once gap closing has
+        # filled their holes.
+        held = np.zeros(count, dtype=bool)
+        held[labels[rings]] = True
+        held[0] = False
+        small &= ~held
     # A small component that encloses a country-sized hole is a little island
     # country, not writing: fill each small component's holes and measure them.
     candidates = np.nonzero(small)[0]
@@ -973,6 +986,18 @@ def split_writing(
             d = cv2.distanceTransform(holes.astype(np.uint8), cv2.DIST_L2, 5)
             if d.max() >= min_r:
                 small[k] = False
+            elif settings.enclave_ring_inradius > 0:
+                # A ring around a country's number (an enclave drawn small, the
+                # number touching it): its hole holds the number, but the ring
+                # with its hole is much wider than any loop of a digit.
+                fill = np.pad(sub, 1).astype(bool) | holes
+                df = cv2.distanceTransform(np.pad(fill.view(np.uint8), 1), cv2.DIST_L2, 5)
+                wide = df.max() >= settings.enclave_ring_inradius * min_r
+                hollow = int(holes.sum()) >= settings.enclave_ring_hole * int(fill.sum())
+                if wide and hollow:
+                    small[k] = False
+                    if rings is not None:
+                        rings[y : y + ch, x : x + cw] |= sub.view(bool)
     if settings.fragment_min_extent > 0:
         # A long, straight and thin piece is a stretch of border cut off by
         # gaps on both sides (faint pencil), not writing: a number's strokes
@@ -3183,8 +3208,9 @@ def segment(
     # Writing first, on the raw ink: closing gaps would weld numbers to the
     # borders next to them. Then close the gaps of the borders only, and look
     # again (closing can join fragments of writing into a bigger one).
+    rings = np.zeros_like(mask)
     borders, writing = split_writing(
-        mask, line_width=lw, settings=settings, ruling=ink.ruling, colour=work
+        mask, line_width=lw, settings=settings, ruling=ink.ruling, colour=work, rings=rings
     )
     # (The linking rules shared by the writing pieces and the border dashes.)
     link = functools.partial(
@@ -3268,7 +3294,7 @@ def segment(
             cone=settings.gap_end_cone,
         )
     borders, more_writing = split_writing(
-        closed, line_width=lw, settings=settings, ruling=ink.ruling
+        closed, line_width=lw, settings=settings, ruling=ink.ruling, rings=rings
     )
     writing |= more_writing & mask
 

@@ -551,6 +551,14 @@ class ReaderSettings:
         country (smaller ones are digit loops or slivers of a double border).
     country_min_area : float
         ... and an area of at least this many squared line widths.
+    enclave_ring_inradius, enclave_ring_hole : float
+        A small ink piece with a hole is a ring around a country (an enclave
+        drawn small, its number welded to the ring) and not writing, though
+        its hole holds no disc of ``country_min_inradius``, when the piece
+        with its hole filled holds a disc of ``enclave_ring_inradius`` times
+        that radius and its hole is at least ``enclave_ring_hole`` of it (the
+        loops of a digit are much smaller); it stays a border after gap
+        closing fills its hole. 0: off.
     frame_min_enclosed : int
         A paper area around this many countries or more is a frame (the
         sheet's margin, a frame drawn around the map): sea, not a country.
@@ -1028,6 +1036,8 @@ class ReaderSettings:
     fragment_max_fill: float = 1.3
     fragment_max_width: float = 2.0
     country_min_inradius: float = 2.5
+    enclave_ring_inradius: float = 1.8
+    enclave_ring_hole: float = 0.2
     country_min_area: float = 40.0
     frame_min_enclosed: int = 3
     adjacency_min_length: float = 4.0

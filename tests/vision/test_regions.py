@@ -1469,3 +1469,33 @@ def test_a_digit_one_beside_a_border_is_no_dash() -> None:
     cv2.line(img, (461, 200), (461, 214), INK, LW - 1, cv2.LINE_AA)
     seg = segment(img)
     assert not seg.borders[198:217, 459:464].any()
+
+
+def _ring_around_a_number() -> np.ndarray:
+    """A map's outline, a small ring (an enclave) with a "1" welded to it across
+    its hole, and a "-" elsewhere; ink of line width 7."""
+    m = np.zeros((1000, 1400), np.uint8)
+    cv2.rectangle(m, (100, 100), (1300, 900), 1, 7)
+    cv2.ellipse(m, (700, 500), (34, 27), 0, 0, 360, 1, 7)
+    cv2.line(m, (700, 474), (700, 526), 1, 7)
+    cv2.line(m, (300, 300), (330, 300), 1, 7)
+    return m.astype(bool)
+
+
+def test_a_small_ring_around_its_number_is_a_border_and_stays_one() -> None:
+    # The "1" across the ring leaves no country-sized disc in either half of its
+    # hole, but the ring with its hole is far wider than a digit's loop: an
+    # enclave (before: writing, and the enclave merged into its country).
+    ink = _ring_around_a_number()
+    st = ReaderSettings()
+    filled = ink.copy()
+    cv2.ellipse(filled.view(np.uint8), (700, 500), (34, 27), 0, 0, 360, 1, -1)
+    rings = np.zeros_like(ink)
+    borders, writing = split_writing(ink, line_width=7.0, settings=st, rings=rings)
+    assert borders[500, 734] and borders[474, 700] and writing[300, 315]
+    assert rings[500, 734] and not rings[300, 315]
+    # Gap closing fills the small hole: the ring stays a border when asked again.
+    assert split_writing(filled, line_width=7.0, settings=st, rings=rings)[0][500, 700]
+    assert not split_writing(filled, line_width=7.0, settings=st)[0][500, 700]
+    off = replace(st, enclave_ring_inradius=0.0)
+    assert not split_writing(ink, line_width=7.0, settings=off)[0][500, 734]
