@@ -990,8 +990,10 @@ def split_writing(
                 # A ring around a country's number (an enclave drawn small, the
                 # number touching it): its hole holds the number, but the ring
                 # with its hole is much wider than any loop of a digit.
+                # (``holes`` keeps the padding's frame clear: the distances are
+                # to the ring's outside.)
                 fill = np.pad(sub, 1).astype(bool) | holes
-                df = cv2.distanceTransform(np.pad(fill.view(np.uint8), 1), cv2.DIST_L2, 5)
+                df = cv2.distanceTransform(fill.view(np.uint8), cv2.DIST_L2, 5)
                 wide = df.max() >= settings.enclave_ring_inradius * min_r
                 hollow = int(holes.sum()) >= settings.enclave_ring_hole * int(fill.sum())
                 if wide and hollow:

@@ -943,9 +943,9 @@ def test_ink_inside_the_drawing_is_on_the_sheet_though_its_paper_is_not() -> Non
 
 
 def _faint_lines_in_short_pieces() -> tuple[np.ndarray, np.ndarray]:
-    """Lined paper whose lines are above the ink level only in 20 px pieces (5 px
-    between the ink level and the ruling search's between them, and every sixth
-    stretch a break below both, staggered), under a drawn box cut in two.
+    """Lined paper whose lines are above the ink level only in 20 px pieces, joined
+    by 5 px stretches between the ruling search's level and the ink level, with
+    every sixth 25 px stretch blank (staggered), under a drawn box cut in two.
 
     Returns the image and the lines' mask.
     """
