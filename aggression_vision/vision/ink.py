@@ -1849,6 +1849,128 @@ def _lines_darkness(
     return on_lines if on_lines < settings.ink_lines_lighter * typical else typical
 
 
+def _margin_line(
+    mask: NDArray[np.bool_],
+    raw: NDArray[np.float32],
+    red: NDArray[np.float32],
+    sheet: NDArray[np.bool_] | None,
+    *,
+    settings: ReaderSettings,
+) -> NDArray[np.bool_] | None:
+    """The ink of a printed margin line left by the pink test, or None when there is none.
+
+    The margin line of ruled and Seyes paper is pink, but a thin line loses
+    much of its colour to blur and the photo's colour sampling: a
+    straight line across the sheet (at least ``margin_line_length`` of the
+    image's long side, ink along ``margin_line_cover`` of its course over the
+    sheet) whose ink's ratio of red-channel to grey darkness (the lower third
+    of it) is below ``margin_line_ratio`` times the ink's median (drawing in
+    any pen keeps its own ratio) is that line. Its pixels below
+    ``margin_line_pixel`` times the ink's ratio and not ``margin_line_darker``
+    times darker than it go, with its faint dashes wholly in its band: strokes
+    drawn across it or along it stay.
+    """
+    h, w = mask.shape
+    long_side = max(h, w)
+    ratio = cv2.divide(red, raw)  # (0 where ``raw`` is: no ink there)
+    typical = float(_median(ratio[mask]))
+    low = mask & (ratio < settings.margin_line_pixel * typical)
+    length = settings.margin_line_length * long_side
+    if np.count_nonzero(low) < length:
+        return None
+    # (Hough on the low pixels at half size, where they are a quarter as many;
+    # the line is then fitted to them at full size.)
+    small = cv2.resize(low.view(np.uint8), (w // 2, h // 2), interpolation=cv2.INTER_AREA)
+    found = cv2.HoughLinesP(
+        small,
+        1,
+        np.pi / 360,
+        threshold=int(0.25 * length),
+        minLineLength=int(0.5 * length),
+        maxLineGap=int(0.5 * settings.margin_line_gap * long_side),
+    )
+    if found is None:
+        return None
+    inset = max(3, int(round(2 * settings.page_margin * long_side)))
+    inside = np.zeros((h, w), dtype=bool)
+    inside[inset:-inset, inset:-inset] = True
+    if sheet is not None:
+        square = np.ones((2 * inset + 1, 2 * inset + 1), np.uint8)
+        inside &= cv2.erode(sheet.view(np.uint8), square).view(bool)
+    out = np.zeros((h, w), dtype=bool)
+    bands = np.zeros((h, w), dtype=bool)
+    segs = 2.0 * found.reshape(-1, 4).astype(np.float64) + 0.5
+    segs = segs[np.argsort(-np.hypot(segs[:, 2] - segs[:, 0], segs[:, 3] - segs[:, 1]))]
+    t = np.arange(-2 * long_side, 2 * long_side, dtype=np.float64)
+
+    def course(
+        x0: float, y0: float, ux: float, uy: float, r: int
+    ) -> tuple[NDArray[np.bool_], NDArray[np.bool_]] | None:
+        """The band ``r`` pixels to either side of the line through (x0, y0) along
+        (ux, uy), and whether ink lies across it at each step of its course
+        over the sheet; None when that course is too short."""
+        xs, ys = np.round(x0 + t * ux).astype(int), np.round(y0 + t * uy).astype(int)
+        ok = (xs >= 0) & (xs < w) & (ys >= 0) & (ys < h)
+        xs, ys = xs[ok], ys[ok]
+        on_sheet = inside[ys, xs]
+        if np.count_nonzero(on_sheet) < length:
+            return None
+        hit = np.zeros(len(xs), dtype=bool)
+        band = np.zeros((h, w), dtype=bool)
+        for o in range(-r, r + 1):
+            xo = np.clip(np.round(xs - o * uy).astype(int), 0, w - 1)
+            yo = np.clip(np.round(ys + o * ux).astype(int), 0, h - 1)
+            hit |= mask[yo, xo]
+            band[yo, xo] = True
+        return band, hit[on_sheet]
+
+    # (The longest segments first; one line gives many. The line is fitted to
+    # the low pixels 3 pixels to either side of Hough's, its course measured 2
+    # pixels to either side of the fit, and taken off 5 to either side: a bent
+    # page bends it a little.)
+    for x1, y1, x2, y2 in segs[:20]:
+        d = float(np.hypot(x2 - x1, y2 - y1))
+        ux, uy = (x2 - x1) / d, (y2 - y1) / d
+        got = course(x1, y1, ux, uy, 3)
+        if got is None or out[got[0]].any():
+            continue
+        pts = np.argwhere(got[0] & low)[:, ::-1].astype(np.float32)
+        if len(pts) < 2:
+            continue
+        vx, vy, x0, y0 = (float(v) for v in cv2.fitLine(pts, cv2.DIST_HUBER, 0, 0.01, 0.01).ravel())
+        got = course(x0, y0, vx, vy, 2)
+        if got is None or got[1].mean() < settings.margin_line_cover:
+            continue
+        got = course(x0, y0, vx, vy, 5)
+        if got is None:
+            continue
+        band = got[0]
+        # (Its lower third: a border drawn along a stretch of it, whose ink
+        # keeps its ratio, is part of what lies in the band.)
+        on = ratio[band & mask & inside]
+        if len(on) == 0:
+            continue
+        third = len(on) // 3
+        if float(np.partition(on, third)[third]) > settings.margin_line_ratio * typical:
+            continue
+        # Not the drawing along it: strokes much darker than the line (a
+        # border drawn on it mixes its colour with the line's).
+        line = band & low & inside
+        if not line.any():
+            continue
+        faint = raw <= settings.margin_line_darker * float(_median(raw[line]))
+        out |= band & low & faint
+        bands |= band & faint
+    if not out.any():
+        return None
+    # What is left of the line between its low pixels (faint dashes wholly in
+    # its band) goes too; strokes that leave the band stay.
+    count, labels, stats, _ = connected_components((mask & ~out).view(np.uint8))
+    outside = np.bincount(labels[mask & ~bands], minlength=count) > 0
+    outside[0] = True
+    return out | (mask & ~outside.take(labels))
+
+
 def _ink_at(
     gray: NDArray[np.uint8],
     raw: NDArray[np.float32],
@@ -1989,7 +2111,13 @@ def _ink_at(
     # The printed margin line of ruled and Seyes paper is pink: nearly as
     # bright as the paper in the red channel. Drawn ink (pencil, blue, black,
     # even red pens) is dark there too.
-    mask &= red() >= settings.ink_pink_red * raw
+    printed = mask
+    mask = mask & (red() >= settings.ink_pink_red * raw)
+    if settings.margin_line_ratio > 0 and mask.any():
+        # ... but a thin line's colour fades in the photo.
+        margin = _margin_line(printed, raw, red(), area, settings=settings)
+        if margin is not None:
+            mask &= ~margin
     if settings.paper_area_max > 0 and mask.any() and drop:
         mask = _off_the_sheet(area, mask, settings=settings)
     line_width = stroke_width(mask)

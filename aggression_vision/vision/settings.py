@@ -254,6 +254,28 @@ class ReaderSettings:
     ink_pink_red : float
         Ink whose darkness in the red channel is below this fraction of its
         grey darkness is pink print (the margin line of ruled paper), not drawing.
+    margin_line_ratio : float
+        A straight line at least ``margin_line_length`` of the image's long
+        side long, with ink along ``margin_line_cover`` of its course over the
+        sheet (its pieces found one line across gaps up to ``margin_line_gap``
+        of the long side: drawing along it, breaks in the faint print),
+        whose ink's ratio of red-channel to grey darkness (the lower third of
+        it: a border drawn along a stretch keeps its own) is below this
+        fraction of the ink's median is the margin line, its pink faded by
+        blur and the photo's colour sampling (0: off) ...
+    margin_line_pixel : float
+        ... and its pixels whose ratio is below this fraction of the ink's
+        (strokes drawn across it keep theirs), with its faint dashes wholly in
+        its band, are not ink.
+    margin_line_length : float
+        See ``margin_line_ratio``.
+    margin_line_cover : float
+        See ``margin_line_ratio``.
+    margin_line_gap : float
+        See ``margin_line_ratio``.
+    margin_line_darker : float
+        Ink along the margin line more than this many times darker than the
+        line's median (a border drawn on it) stays ink.
     grid_min_lines : int
         A family of parallel straight lines is a printed paper ruling only when
         at least this many lines are regularly spaced in a strip.
@@ -950,6 +972,12 @@ class ReaderSettings:
     ink_weak_extent: float = 8.0
     ink_min_blob: float = 6.0
     ink_pink_red: float = 0.35
+    margin_line_ratio: float = 0.65
+    margin_line_pixel: float = 0.85
+    margin_line_length: float = 0.5
+    margin_line_cover: float = 0.5
+    margin_line_gap: float = 0.15
+    margin_line_darker: float = 1.5
     grid_min_lines: int = 6
     grid_line_steps: float = 12.0
     grid_min_long_lines: int = 4

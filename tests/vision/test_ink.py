@@ -978,3 +978,25 @@ def test_faint_lines_in_pieces_that_the_drawing_holds_are_ruling() -> None:
     assert int((ink.mask & inside).sum()) < 0.02 * int(inside.sum())
     assert ink.mask[198:203, 320:880].mean() > 0.9  # the drawn box stays ink
     assert ink.mask[220:680, 598:603].mean() > 0.9
+
+
+def test_faded_pink_margin_line_is_not_ink_but_strokes_across_it_are() -> None:
+    # Blur and the photo's colour sampling fade a thin pink margin line: its
+    # red-channel darkness is over half its grey darkness (the per-pixel pink
+    # test keeps it), far less than a drawing's.
+    img = np.full((1000, 750, 3), 235, np.uint8)
+    cv2.line(img, (150, 0), (150, 999), (170, 160, 200), 3)
+    for y in (200, 500, 800):  # pencil borders drawn across the line
+        cv2.line(img, (40, y), (700, y), (110, 110, 110), 4)
+    cv2.line(img, (400, 200), (400, 800), (110, 110, 110), 4)
+    cv2.line(img, (150, 530), (150, 620), (110, 110, 110), 4)  # and one along it
+    ink = find_ink(img, settings=ReaderSettings())
+    line = ink.mask[:, 140:161].copy()
+    line[190:211] = line[490:631] = line[790:811] = False  # the crossings, the border along it
+    assert not line.any()
+    assert ink.mask[530:620, 145:156].any(axis=1).all()
+    # The borders stay whole, across the line too.
+    for y in (200, 500, 800):
+        assert ink.mask[y - 3 : y + 4, 60:690].any(axis=0).all()
+    off = replace(ReaderSettings(), margin_line_ratio=0.0)
+    assert find_ink(img, settings=off).mask[300:400, 145:156].any(axis=1).mean() > 0.9
