@@ -1872,7 +1872,7 @@ def _margin_line(
     """
     h, w = mask.shape
     long_side = max(h, w)
-    ratio = cv2.divide(red, raw)  # (0 where ``raw`` is: no ink there)
+    ratio = cv2.divide(red, raw)  # (0 where ``raw`` is 0: paper, no ink)
     typical = float(_median(ratio[mask]))
     low = mask & (ratio < settings.margin_line_pixel * typical)
     length = settings.margin_line_length * long_side
