@@ -1878,8 +1878,9 @@ def _margin_line(
     length = settings.margin_line_length * long_side
     if np.count_nonzero(low) < length:
         return None
-    # (Hough on the low pixels at half size, where they are a quarter as many;
-    # the line is then fitted to them at full size.)
+    # (Hough on the low pixels at half size, where they are a quarter as many,
+    # and lengths and votes are halved; the line is then fitted to them at
+    # full size.)
     small = cv2.resize(low.view(np.uint8), (w // 2, h // 2), interpolation=cv2.INTER_AREA)
     found = cv2.HoughLinesP(
         small,
@@ -1902,6 +1903,7 @@ def _margin_line(
     segs = 2.0 * found.reshape(-1, 4).astype(np.float64) + 0.5
     segs = segs[np.argsort(-np.hypot(segs[:, 2] - segs[:, 0], segs[:, 3] - segs[:, 1]))]
     t = np.arange(-2 * long_side, 2 * long_side, dtype=np.float64)
+    band_reach = max(2, int(round(settings.margin_line_band * long_side)))
 
     def course(
         x0: float, y0: float, ux: float, uy: float, r: int
@@ -1925,23 +1927,23 @@ def _margin_line(
         return band, hit[on_sheet]
 
     # (The longest segments first; one line gives many. The line is fitted to
-    # the low pixels 3 pixels to either side of Hough's, its course measured 2
-    # pixels to either side of the fit, and taken off 5 to either side: a bent
-    # page bends it a little.)
+    # the low pixels within half the band and a pixel of Hough's, its course
+    # measured within half the band of the fit, and taken off within the
+    # whole band: a bent page bends it a little.)
     for x1, y1, x2, y2 in segs[:20]:
         d = float(np.hypot(x2 - x1, y2 - y1))
         ux, uy = (x2 - x1) / d, (y2 - y1) / d
-        got = course(x1, y1, ux, uy, 3)
+        got = course(x1, y1, ux, uy, band_reach // 2 + 1)
         if got is None or out[got[0]].any():
             continue
         pts = np.argwhere(got[0] & low)[:, ::-1].astype(np.float32)
         if len(pts) < 2:
             continue
         vx, vy, x0, y0 = (float(v) for v in cv2.fitLine(pts, cv2.DIST_HUBER, 0, 0.01, 0.01).ravel())
-        got = course(x0, y0, vx, vy, 2)
+        got = course(x0, y0, vx, vy, band_reach // 2)
         if got is None or got[1].mean() < settings.margin_line_cover:
             continue
-        got = course(x0, y0, vx, vy, 5)
+        got = course(x0, y0, vx, vy, band_reach)
         if got is None:
             continue
         band = got[0]
@@ -1965,7 +1967,7 @@ def _margin_line(
         return None
     # What is left of the line between its low pixels (faint dashes wholly in
     # its band) goes too; strokes that leave the band stay.
-    count, labels, stats, _ = connected_components((mask & ~out).view(np.uint8))
+    count, labels, _, _ = connected_components((mask & ~out).view(np.uint8))
     outside = np.bincount(labels[mask & ~bands], minlength=count) > 0
     outside[0] = True
     return out | (mask & ~outside.take(labels))

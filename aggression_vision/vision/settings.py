@@ -276,6 +276,11 @@ class ReaderSettings:
     margin_line_darker : float
         Ink along the margin line more than this many times darker than the
         line's median (a border drawn on it) stays ink.
+    margin_line_band : float
+        The margin line's ink goes within this fraction of the image's long
+        side to either side of it (5 pixels of the 1400-pixel working image,
+        at least 2: a bent page bends it a little); its course is measured
+        within half that.
     grid_min_lines : int
         A family of parallel straight lines is a printed paper ruling only when
         at least this many lines are regularly spaced in a strip.
@@ -978,6 +983,7 @@ class ReaderSettings:
     margin_line_cover: float = 0.5
     margin_line_gap: float = 0.15
     margin_line_darker: float = 1.5
+    margin_line_band: float = 0.0036
     grid_min_lines: int = 6
     grid_line_steps: float = 12.0
     grid_min_long_lines: int = 4
