@@ -3701,7 +3701,8 @@ def _reread_ruled(
     first network's word on the cleaned crop, with the second network's (``second_crossed``,
     ``second_crossed_weight``) when the first reads it as crossed (the least of the words
     on the crop's cleaned views, see ``ruling_sheared``); the text is the cleaned crop's
-    (not the sheared view's) when that is a number read more surely. The underline is left to
+    (not the sheared view's) when that is a number read more surely and no longer crossed
+    out (the ruling was the cross). The underline is left to
     :func:`_ruled_underlines` (the view at the rows' and columns' common slant).
     """
     # (Each number's cleaned views, as (number, view, whether its text is taken); see
@@ -3741,7 +3742,15 @@ def _reread_ruled(
     for j, (i, _, text) in enumerate(cleaned):
         least[i] = min(least.get(i, 1.0), float(crossed[j]))
         out[i] = replace(out[i], crossed=least[i])
-        if text and texts[j].isdigit() and probs[j] > max(out[i].probability, cfg.ruled_text_least):
+        # (Only when the cleaned crop is no longer crossed out, the ruling was the cross:
+        # the text of a number still struck through is the crossed-out reader's, which
+        # reads such numbers better than this network, see :func:`crossed_text`.)
+        if (
+            text
+            and crossed[j] <= cfg.mark_threshold
+            and texts[j].isdigit()
+            and probs[j] > max(out[i].probability, cfg.ruled_text_least)
+        ):
             out[i] = replace(out[i], text=texts[j], probability=float(probs[j]))
     return out
 
