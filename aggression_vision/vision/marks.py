@@ -559,6 +559,11 @@ class MarksSettings:
         150 dev photos: owner 2250 -> 2256 of 2503, 9 false underlines gone, 3 right
         ones lost; tune +1, s3 +4, r3 -2, dev2 +3; without the pen-stroke exception 9
         gone, 6 lost. Real sudoku photos: digit cells read as underlined 50 -> 46.)
+    underline_ruled_below : float
+        The underline probability of that view below which it is taken (a clear no of
+        the view); an unsure one leaves the reading's (fifty-fourth session: of the
+        underlines taken back, 17 were false and 28 true on the 750 dev and validation
+        pages, the true ones mostly read 0.2-0.5 without the ruling).
     underline_apart_height, underline_apart_ratio, underline_apart_width : float
         An underline apart from the digits (:func:`_apart_underline`): an ink component at
         most ``underline_apart_height`` writing heights high, at least
@@ -1613,6 +1618,7 @@ class MarksSettings:
     underline_border_side: float = 1.0  # writing heights beside the box: closed round it
     underline_border_boxed: float = 0.5  # share of each side closed: in a cell, not on a border
     underline_ruled: bool = True  # an underline read again without the printed ruling
+    underline_ruled_below: float = 0.2  # ... taken back when that view reads below this
     underline_apart_height: float = 0.4  # writing heights: most height of that stroke
     underline_apart_ratio: float = 1.5  # its least width over its height
     underline_apart_width: float = 0.3  # least width over the writing above it (or 0.6 heights)
@@ -3765,7 +3771,8 @@ def _ruled_underlines(
     ruled: dict[int, NDArray[np.float32] | None] | None = None,
 ) -> list[ClusterReading]:
     """``readings`` with the underline of the numbers read as underlined whose crops hold
-    printed ruling, read again without it (see ``MarksSettings.underline_ruled``).
+    printed ruling, read again without it: taken back when that view reads it clearly not
+    underlined (see ``MarksSettings.underline_ruled``, ``underline_ruled_below``).
     ``gray``: the grey image in the clusters' frame; ``ruled``: as :func:`_reread_ruled`."""
     cleaned: dict[int, NDArray[np.float32]] = {}
     for i, r in enumerate(readings):
@@ -3790,7 +3797,7 @@ def _ruled_underlines(
     result = list(readings)
     for j, i in enumerate(pick):
         u = float(out.underlined[j])
-        if u < readings[i].underlined:
+        if u < min(readings[i].underlined, cfg.underline_ruled_below):
             result[i] = replace(readings[i], underlined=u)
     return result
 

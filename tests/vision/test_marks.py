@@ -2884,6 +2884,25 @@ def test_a_ruling_line_under_the_digits_is_no_underline() -> None:
     assert read[False, False] == 0.95  # no ruling: nothing to take out
 
 
+def test_a_ruling_free_view_unsure_of_the_underline_leaves_it() -> None:
+    """The underline is taken back only on a clear no of the view without the ruling
+    (``underline_ruled_below``): a view unsure of it (0.35) leaves the reading's, one
+    sure there is none (0.05) takes it back."""
+    from aggression_vision.vision.marks import Cluster, ClusterReading, _ruled_underlines
+
+    cfg = MarksSettings()
+    crop, gray, box = _ruled_number(False)
+    cl = replace(Cluster(1, box, (1,), (box[3] - box[1]) / 34), top=150.0)
+    r = ClusterReading(cl, "4", 0.9, 0.95, 0.0)
+    unsure = _ruled_underlines([r], [crop], gray, _MarksNet(0.35, 0.0), 3.0, cfg)  # type: ignore[arg-type]
+    assert unsure[0].underlined == 0.95
+    sure = _ruled_underlines([r], [crop], gray, _MarksNet(0.05, 0.0), 3.0, cfg)  # type: ignore[arg-type]
+    assert sure[0].underlined == pytest.approx(0.05)
+    taken = replace(cfg, underline_ruled_below=1.0)  # (the lower of the two, as before)
+    got = _ruled_underlines([r], [crop], gray, _MarksNet(0.35, 0.0), 3.0, taken)  # type: ignore[arg-type]
+    assert got[0].underlined == pytest.approx(0.35)
+
+
 def test_an_underline_apart_from_a_barred_seven_is_no_cross_out() -> None:
     """A number read as crossed out and underlined whose underline lies apart from the
     digits is read again without it: a 7 with a bar over its underline reads as struck
