@@ -2815,6 +2815,10 @@ def test_an_underline_touching_the_digits_is_found() -> None:
     crop, box = _number_crop("2", 0, False)
     r = ClusterReading(Cluster(1, box, (1,), (box[3] - box[1]) / 34), "2", 0.9, 0.1, 0.0)
     assert _touching_underlines([r], [crop], net, 3.0, cfg)[0] is r
+    # Nor is a 3's bottom (often as flat): a 3 is left to the network, even underlined.
+    crop, box = _number_crop("3", 3, True)
+    r = ClusterReading(Cluster(1, box, (1,), (box[3] - box[1]) / 34), "3", 0.9, 0.1, 0.0)
+    assert _touching_underlines([r], [crop], net, 3.0, cfg)[0] is r
     # Off.
     crop, box = _number_crop("4", 0, True)
     r = ClusterReading(Cluster(1, box, (1,), (box[3] - box[1]) / 34), "4", 0.9, 0.1, 0.0)
