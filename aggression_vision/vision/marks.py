@@ -554,8 +554,9 @@ class MarksSettings:
         ``ruling_contrast``) is read again with the ruling taken out, unless a pen stroke
         shaped as an underline is left under the digits (apart from them, see
         ``underline_apart_height``, or touching them, see :func:`_touching_stroke`): the
-        underline probability is the lower of the two (a ruling line under or through
-        the digits is no underline). (Fourteenth session, cached segmentations of the
+        underline probability is the view's when it is lower than the reading's and
+        than ``underline_ruled_below`` (a ruling line under or through the digits is no
+        underline). (Fourteenth session, cached segmentations of the
         150 dev photos: owner 2250 -> 2256 of 2503, 9 false underlines gone, 3 right
         ones lost; tune +1, s3 +4, r3 -2, dev2 +3; without the pen-stroke exception 9
         gone, 6 lost. Real sudoku photos: digit cells read as underlined 50 -> 46.)
@@ -3751,9 +3752,9 @@ def _reread_ruled(
     for j, (i, _, text) in enumerate(cleaned):
         least[i] = min(least.get(i, 1.0), float(crossed[j]))
         out[i] = replace(out[i], crossed=least[i])
-        # (Only when the cleaned crop is no longer crossed out, the ruling was the cross:
-        # the text of a number still struck through is the crossed-out reader's, which
-        # reads such numbers better than this network, see :func:`crossed_text`.)
+        # (Only a cleaned crop no longer crossed out gives its text: the ruling was the
+        # cross. The text of a number still struck through is the crossed-out reader's,
+        # which reads such numbers better than this network; see :func:`crossed_text`.)
         if (
             text
             and crossed[j] <= cfg.mark_threshold
