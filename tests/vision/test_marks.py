@@ -2291,6 +2291,23 @@ def test_far_from_the_rulings_quarter_turns_the_voters_choose_again_among_them()
     assert writing_orientation(voters, net, rectified=False, axes=40.0, settings=off) == 0.0  # type: ignore[arg-type]
 
 
+def test_a_half_turn_read_a_little_better_by_every_voter_wins() -> None:
+    """Every voter reads an 8 a little surer upside down (52% of its ink in the top half
+    then, 48% upright: about 0.08 nats each): the upright prior (0.05 nats) does not
+    keep the page upright (dev3 061150 and 061281, upside down, were read upright with
+    a prior of 0.1)."""
+    from aggression_vision.vision.marks import writing_orientation
+
+    voter = np.zeros((40, 32), np.float32)
+    voter[2:20, 4:28] = 0.48
+    voter[20:38, 4:28] = 0.52
+    voters = [voter.copy() for _ in range(16)]
+    net = _TopHeavyEight()
+    assert writing_orientation(voters, net, rectified=True) == 180.0  # type: ignore[arg-type]
+    before = MarksSettings(orientation_prior=0.1)
+    assert writing_orientation(voters, net, rectified=True, settings=before) == 0.0  # type: ignore[arg-type]
+
+
 def test_the_half_turn_most_voters_read_better_wins_over_a_few_sure_misreadings() -> None:
     """A few voters read surely upside down (a labelled page's letters turned passing
     for digits) outweigh in the mean most voters reading a little better upright: the
@@ -2379,12 +2396,17 @@ def test_the_tallest_voters_alone_do_not_drop_an_orientation_from_the_race() -> 
     turned[24:42, 4:28] = 1.0
     voters = [upright.copy() for _ in range(12)] + [turned.copy() for _ in range(3)]
     net = _TopHeavyEight()
-    # (The voter-by-voter checks after the race left out: the race alone.)
-    race = MarksSettings(orientation_flip_votes=0, orientation_quarter_votes=0)
+    # (The voter-by-voter checks after the race left out: the race alone. The stand-in
+    # network reads every voter half sure at a quarter turn, which keeps a quarter turn's
+    # mean near upright's: the scenario holds with the prior it was built with, 0.1.)
+    race = MarksSettings(
+        orientation_flip_votes=0, orientation_quarter_votes=0, orientation_prior=0.1
+    )
     assert writing_orientation(voters, net, rectified=True, settings=race) == 0.0  # type: ignore[arg-type]
     tallest = MarksSettings(
         orientation_flip_votes=0,
         orientation_quarter_votes=0,
+        orientation_prior=0.1,
         orientation_spread=1,
         orientation_keep_half=False,  # (else upright races on as 180's half turn)
     )
