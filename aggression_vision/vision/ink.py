@@ -1849,6 +1849,9 @@ def _lines_darkness(
     return on_lines if on_lines < settings.ink_lines_lighter * typical else typical
 
 
+_MARGIN_SEGMENTS = 20  # the longest Hough segments a margin line is looked for along
+
+
 def _margin_line(
     mask: NDArray[np.bool_],
     raw: NDArray[np.float32],
@@ -1892,6 +1895,7 @@ def _margin_line(
     )
     if found is None:
         return None
+    # (Its course is measured clear of the sheet's edge: two page margins in.)
     inset = max(3, int(round(2 * settings.page_margin * long_side)))
     inside = np.zeros((h, w), dtype=bool)
     inside[inset:-inset, inset:-inset] = True
@@ -1930,7 +1934,7 @@ def _margin_line(
     # the low pixels within half the band and a pixel of Hough's, its course
     # measured within half the band of the fit, and taken off within the
     # whole band: a bent page bends it a little.)
-    for x1, y1, x2, y2 in segs[:20]:
+    for x1, y1, x2, y2 in segs[:_MARGIN_SEGMENTS]:
         d = float(np.hypot(x2 - x1, y2 - y1))
         ux, uy = (x2 - x1) / d, (y2 - y1) / d
         got = course(x1, y1, ux, uy, band_reach // 2 + 1)
@@ -2113,11 +2117,11 @@ def _ink_at(
     # The printed margin line of ruled and Seyes paper is pink: nearly as
     # bright as the paper in the red channel. Drawn ink (pencil, blue, black,
     # even red pens) is dark there too.
-    printed = mask
+    before_pink = mask
     mask = mask & (red() >= settings.ink_pink_red * raw)
     if settings.margin_line_ratio > 0 and mask.any():
         # ... but a thin line's colour fades in the photo.
-        margin = _margin_line(printed, raw, red(), area, settings=settings)
+        margin = _margin_line(before_pink, raw, red(), area, settings=settings)
         if margin is not None:
             mask &= ~margin
     if settings.paper_area_max > 0 and mask.any() and drop:
