@@ -367,6 +367,11 @@ class MarksSettings:
         Of several number readings in a country, those at least this fraction of the
         page's writing height come first (a smaller one is a fragment, a speck or a
         piece of ruling), the likeliest of them wins.
+    sure_short_number : float
+        ... except a reading of two or three digits with at least this posterior: it
+        comes first however small it is written (a "100" written small beside a piece
+        of border read as 7: dev photos tune 517 and s3 621, the only two of the 750 dev
+        and validation photos whose results it changes).
     labelled_fraction : float
         A page whose countries have a letter reading in at least this fraction of them
         is lettered; there a country with two number readings and no letter takes the
@@ -1596,6 +1601,7 @@ class MarksSettings:
     fainter_paper: float = 0.02  # most grain (75th percentile darkness) of their paper
     fainter_min_prob: float = 0.7  # least posterior of a number found at fainter_low
     number_min_height: float = 0.6
+    sure_short_number: float = 0.95
     labelled_fraction: float = 0.3
     number_from_letter: float = 0.3
     plain_fraction: float = 0.05
@@ -6669,7 +6675,7 @@ def _combine(
         # How sure we are that none of the clusters is a number.
         conf = min((r.probability for r in readings), default=1.0)
         return CountryMarks(None, False, False, letter_r.letter if letter_r else None, float(conf))
-    num = max(numbers, key=lambda r: (r.cluster.height >= cfg.number_min_height, r.probability))
+    num = max(numbers, key=lambda r: (_comes_first(r, cfg), r.probability))
     underlined = num.underlined
     crossed = num.crossed
     # A blurred number is read as crossed out too readily: the network's word on it
@@ -6713,6 +6719,14 @@ def _combine(
         conf *= 0.5  # two numbers in one country: something is misread
     letter = letter_r.letter if letter_r else None
     return CountryMarks(num.number, u, c, letter, float(conf))
+
+
+def _comes_first(r: ClusterReading, cfg: MarksSettings) -> bool:
+    """Whether the number reading ``r`` is among those of its country that come first
+    (see ``number_min_height`` and ``sure_short_number``)."""
+    return r.cluster.height >= cfg.number_min_height or (
+        len(r.text) > 1 and r.probability >= cfg.sure_short_number
+    )
 
 
 def _one_as_i(r: ClusterReading, cfg: MarksSettings) -> bool:

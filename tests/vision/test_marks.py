@@ -515,6 +515,26 @@ def _boxed(
     return ClusterReading(Cluster(1, box, (1,), height), text, p, u, c)
 
 
+def test_a_sure_number_written_small_beats_a_tall_doubtful_one() -> None:
+    from dataclasses import replace
+
+    from aggression_vision.vision.marks import MarksSettings, combine
+
+    # A "100" written half the page's writing height (tune photo 517), read surely,
+    # and a piece of border at a corner of the country read as a doubtful 7.
+    small = _boxed("100", (100, 100, 150, 120), p=0.98)
+    seven = _boxed("7", (200, 60, 226, 97), p=0.64)
+    assert small.cluster.height < MarksSettings().number_min_height <= seven.cluster.height
+    assert combine([small, seven]).armies == 100
+    assert combine([seven, small]).armies == 100
+    # Not when the small reading is in doubt, nor for a single digit (a speck read as
+    # a sure 1), nor with the rule off.
+    assert combine([replace(small, probability=0.9), seven]).armies == 7
+    assert combine([_boxed("1", (100, 100, 110, 120), p=0.99), seven]).armies == 7
+    off = MarksSettings(sure_short_number=1.01)
+    assert combine([small, seven], off).armies == 7
+
+
 def test_detached_strokes_count_only_where_they_lie() -> None:
     from aggression_vision.vision.marks import combine
 
