@@ -1940,7 +1940,8 @@ class PageReading:
         boxes in the page's frame when the page was not turned, else in the frame of
         the map's window (see ``MarksSettings.map_margin``) turned by ``angle``.
     readings : list of ClusterReading
-        After :func:`resolve_splits`.
+        One per cluster of ``clusters`` (whole clusters and trial-split parts), after
+        the reading steps and before :func:`resolve_splits` chose between them.
     """
 
     marks: dict[int, CountryMarks]
