@@ -6725,8 +6725,9 @@ def _combine(
 def _comes_first(r: ClusterReading, cfg: MarksSettings) -> bool:
     """Whether the number reading ``r`` is among those of its country that come first
     (see ``number_min_height`` and ``sure_short_number``)."""
+    number = r.number
     return r.cluster.height >= cfg.number_min_height or (
-        len(r.text) > 1 and r.probability >= cfg.sure_short_number
+        number is not None and number >= 10 and r.probability >= cfg.sure_short_number
     )
 
 

@@ -531,6 +531,8 @@ def test_a_sure_number_written_small_beats_a_tall_doubtful_one() -> None:
     # a sure 1), nor with the rule off.
     assert combine([replace(small, probability=0.9), seven]).armies == 7
     assert combine([_boxed("1", (100, 100, 110, 120), p=0.99), seven]).armies == 7
+    # (A letter beside one digit is no number of two digits.)
+    assert combine([_boxed("A4", (100, 100, 150, 120), p=0.99), seven]).armies == 7
     off = MarksSettings(sure_short_number=1.01)
     assert combine([small, seven], off).armies == 7
 
