@@ -368,10 +368,11 @@ class MarksSettings:
         page's writing height come first (a smaller one is a fragment, a speck or a
         piece of ruling), the likeliest of them wins.
     sure_short_number : float
-        ... except a reading of two or three digits with at least this posterior: it
-        comes first however small it is written (a "100" written small beside a piece
-        of border read as 7: dev photos tune 517 and s3 621, the only two of the 750 dev
-        and validation photos whose results it changes).
+        ... except a reading whose number has two or three digits (10-100, beside a
+        letter or not) with at least this posterior: it comes first however small it
+        is written (a "100" written small beside a piece of border read as 7: dev
+        photos tune 517 and s3 621, the only two of the 750 dev and validation photos
+        whose results it changes).
     labelled_fraction : float
         A page whose countries have a letter reading in at least this fraction of them
         is lettered; there a country with two number readings and no letter takes the
