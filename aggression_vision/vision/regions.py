@@ -1457,6 +1457,55 @@ def _countries(
     )
 
 
+def glyph_pockets(
+    found: _Found, writing: NDArray[np.bool_], *, min_area: float
+) -> NDArray[np.bool_]:
+    """The countries of ``found`` too small for the page's writing and empty.
+
+    A letter or digit welded to a border (an O, a D, the 0 of a 10) closes its
+    inside into a paper area that passes the country tests (an inscribed disc
+    and an area scaled to the line width); a country is drawn to hold a
+    number. A country with an area under ``min_area`` pixels (the squared
+    writing height times ``country_min_text_area``) and no pixel of
+    ``writing`` inside is not one.
+
+    Parameters
+    ----------
+    found : _Found
+    writing : (H, W) bool
+    min_area : float
+        Pixels.
+
+    Returns
+    -------
+    (H, W) bool: the paper of those areas (to be taken as border, so that the
+    countries around them grow over it).
+    """
+    small = np.zeros(found.count, dtype=bool)
+    small[found.ids] = found.area[found.ids] < min_area
+    if not small.any():
+        return np.zeros_like(writing)
+    held = np.bincount(found.pockets[writing], minlength=found.count) > 0
+    small &= ~held
+    return small.take(found.pockets)
+
+
+def _give_to_hosts(labels: NDArray[np.int32], pieces: NDArray[np.bool_], *, reach: int) -> None:
+    """Label each piece of ``pieces`` (in place) as the country commonest within ``reach``
+    pixels around it (the country its ink lies in)."""
+    count, comps, stats, _ = connected_components(pieces.view(np.uint8))
+    h, w = labels.shape
+    disc = _disk(2 * reach + 1)
+    for k in range(1, count):
+        x, y, cw, ch = (int(v) for v in stats[k, :4])
+        win = np.s_[
+            max(0, y - reach) : min(h, y + ch + reach), max(0, x - reach) : min(w, x + cw + reach)
+        ]
+        piece = comps[win] == k
+        ring = cv2.dilate(piece.view(np.uint8), disc).view(bool) & ~piece
+        labels[win][piece] = _majority_label(labels[win], ring)
+
+
 def _edge_labels(labels: NDArray[np.int32]) -> NDArray[np.int32]:
     """The labels found within a pixel of the image's edge: the sea, as in
     :func:`_countries` (``touches_edge`` with margin 1)."""
@@ -3506,6 +3555,16 @@ def segment(
             borders = borders | divided
             writing &= ~divided
             found = _countries(borders, line_width=lw, settings=settings)
+    if settings.country_min_text_area > 0:
+        small = glyph_pockets(
+            found,
+            writing & mask,
+            min_area=settings.country_min_text_area * writing_height(writing, lw) ** 2,
+        )
+        if small.any():
+            borders = borders | small
+            found = _countries(borders, line_width=lw, settings=settings)
+            _give_to_hosts(found.labels, small, reach=int(np.ceil(2 * lw)))
     labels, sea_mask, stats = found.labels, found.barrier, found.stats
     order, ids, centroids, area = found.order, found.ids, found.centroids, found.area
     borders, writing = borders & mask, writing & ink.mask

@@ -578,6 +578,12 @@ class ReaderSettings:
         country (smaller ones are digit loops or slivers of a double border).
     country_min_area : float
         ... and an area of at least this many squared line widths.
+    country_min_text_area : float
+        ... and, when no writing lies inside it, an area of at least this many
+        squares of the page's writing height (``writing_height``): smaller
+        empty ones are the inside of a letter or digit welded to a border (an
+        O, D, 0, 6, 8 or 9), or a sliver no number fits in; their paper goes
+        to the countries around them. 0: off.
     enclave_ring_inradius, enclave_ring_hole : float
         A small ink piece with a hole is a ring around a country (an enclave
         drawn small, its number welded to the ring) and not writing, though
@@ -1073,6 +1079,7 @@ class ReaderSettings:
     enclave_ring_inradius: float = 1.8
     enclave_ring_hole: float = 0.2
     country_min_area: float = 40.0
+    country_min_text_area: float = 0.6
     frame_min_enclosed: int = 3
     adjacency_min_length: float = 4.0
     adjacency_reach: float = 4.0

@@ -157,6 +157,41 @@ def test_number_touching_a_border_is_writing() -> None:
     assert len(seg.adjacency) == 1
 
 
+def _welded_d(img: NDArray[np.uint8], x: int, y0: int, y1: int, bulge: int) -> None:
+    """A letter D whose stem is drawn along the vertical border at ``x`` (its bowl on the right)."""
+    cv2.line(img, (x, y0), (x, y1), INK, LW, cv2.LINE_AA)
+    centre = (x, (y0 + y1) // 2)
+    cv2.ellipse(img, centre, (bulge, (y1 - y0) // 2), 0, -90, 90, INK, LW, cv2.LINE_AA)
+
+
+def test_the_inside_of_a_letter_welded_to_a_border_is_no_country() -> None:
+    img = _grid_map(1, 2, wobble=False)
+    cv2.putText(img, "25", (220, 400), cv2.FONT_HERSHEY_SIMPLEX, 3.0, INK, 6, cv2.LINE_AA)
+    _welded_d(img, 450, 325, 385, 40)
+    seg = segment(img)
+    assert len(seg.regions) == 2
+    # The bowl's paper goes to the country around it.
+    right = seg.regions[_cell_of(seg, 600, 200) - 1]
+    outline = np.array(right.polygon, np.float32).reshape(-1, 1, 2)
+    assert cv2.pointPolygonTest(outline, (470.0, 355.0), False) > 0
+    off = segment(img, settings=replace(ReaderSettings(), country_min_text_area=0.0))
+    assert len(off.regions) == 3
+
+
+def test_a_small_country_holding_a_number_is_kept() -> None:
+    img = _grid_map(1, 2, wobble=False)
+    cv2.putText(img, "25", (220, 400), cv2.FONT_HERSHEY_SIMPLEX, 3.0, INK, 6, cv2.LINE_AA)
+    # A country in the corner, smaller than the page's writing, with a "7" in it.
+    cv2.rectangle(img, (450, 120), (500, 165), INK, LW, cv2.LINE_AA)
+    cv2.putText(img, "7", (466, 155), cv2.FONT_HERSHEY_SIMPLEX, 0.9, INK, 3, cv2.LINE_AA)
+    seg = segment(img)
+    assert len(seg.regions) == 3
+    assert _cell_of(seg, 458, 135) not in (0, _cell_of(seg, 600, 400))
+    # Without the "7" it is too small for the page's writing.
+    cv2.rectangle(img, (456, 126), (494, 159), (235, 235, 235), -1)
+    assert len(segment(img).regions) == 2
+
+
 def test_enclave_is_its_own_country() -> None:
     img = _grid_map(1, 2, wobble=False)
     cv2.circle(img, (300, 360), 80, INK, LW, cv2.LINE_AA)
