@@ -372,10 +372,12 @@ class MarksSettings:
         letter or not) with at least this posterior: it comes first however small it
         is written (a "100" written small beside a piece of border read as 7: dev
         photos tune 517 and s3 621, the only two of the 750 dev and validation photos
-        whose results it changes).
+        whose results it changes). The lettered-page rules count it among those of
+        writing height too (s3 621 reads its letter).
     labelled_fraction : float
         A page whose countries have a letter reading in at least this fraction of them
-        is lettered; there a country with two number readings and no letter takes the
+        is lettered; there a country with two number readings that come first (of
+        writing height, or sure: ``sure_short_number``) and no letter takes the
         reading with the most posterior mass on letters as its letter.
     number_from_letter : float
         On a page that is not lettered, a country whose writing reads only as letters
@@ -448,8 +450,8 @@ class MarksSettings:
         stage on 4f1f456's segmentations: that is the only country the rule changes at
         any bound in 0.01-0.2; an I at 0.0 beside a 6 read G is a 1; above 1: never).
     short_letter_mass : float
-        On a lettered page, a country with one number reading of writing height, no
-        letter and a shorter number reading (under ``number_min_height``) with at least
+        On a lettered page, a country with one number reading that comes first, no
+        letter and another number reading (under ``number_min_height``, not sure) with at least
         this posterior on the letters takes the shorter one's likeliest letter as its
         letter (a country's name written smaller than its number: tune 524 I read 1,
         r3 110 H read 4, r3 118 B read 8 beside the number; a 17 at 0.0 beside a 1 is
@@ -6595,11 +6597,11 @@ def _combine(
     readings = [_nothing(r) if _stray(r, cfg) else r for r in readings]
     numbers = [r for r in readings if r.number is not None]
     letters = [r for r in readings if r.letter is not None]
-    tall = [r for r in numbers if r.cluster.height >= cfg.number_min_height]
+    tall = [r for r in numbers if _comes_first(r, cfg)]
     if labelled and len(tall) > 1 and not letters:
-        # One country, one number: of two number readings of writing height and no
-        # letter, the one that reads most like a letter is the country's letter (an "S"
-        # read as 5). (A smaller one is a fragment: the number is the tall one.)
+        # One country, one number: of two number readings that come first (of writing
+        # height, or sure) and no letter, the one that reads most like a letter is the
+        # country's letter (an "S" read as 5). (A smaller, doubtful one is a fragment.)
         r = max(tall, key=lambda r: r.letter_mass)
         ones = [x for x in tall if _one_as_i(x, cfg)]
         if len(ones) == 1:
@@ -6613,9 +6615,7 @@ def _combine(
         short = [
             x
             for x in numbers
-            if x.cluster.height < cfg.number_min_height
-            and x.alt_letter
-            and x.letter_mass >= cfg.short_letter_mass
+            if not _comes_first(x, cfg) and x.alt_letter and x.letter_mass >= cfg.short_letter_mass
         ]
         if short:
             r = max(short, key=lambda r: r.letter_mass)

@@ -537,6 +537,23 @@ def test_a_sure_number_written_small_beats_a_tall_doubtful_one() -> None:
     assert combine([small, seven], off).armies == 7
 
 
+def test_on_a_lettered_page_a_sure_small_number_leaves_the_letter_to_the_tall_reading() -> None:
+    from dataclasses import replace
+
+    from aggression_vision.vision.marks import combine
+
+    # A lettered page: a "12" written small and read surely, and the country's "S" of
+    # writing height read as 5. The sure number comes first (``sure_short_number``), so
+    # of the two that come first the one that reads most like a letter is the name.
+    small = _boxed("12", (100, 100, 150, 120), p=0.98)
+    s = replace(_boxed("5", (200, 60, 226, 100), p=0.9), alt_letter="S", letter_mass=0.4)
+    m = combine([small, s], labelled=True)
+    assert (m.armies, m.letter) == (12, "S")
+    # A doubtful small "12" is a fragment beside the tall reading, as before.
+    doubtful = combine([replace(small, probability=0.8), s], labelled=True)
+    assert doubtful.letter is None
+
+
 def test_detached_strokes_count_only_where_they_lie() -> None:
     from aggression_vision.vision.marks import combine
 
