@@ -451,9 +451,10 @@ class MarksSettings:
         any bound in 0.01-0.2; an I at 0.0 beside a 6 read G is a 1; above 1: never).
     short_letter_mass : float
         On a lettered page, a country with one number reading that comes first, no
-        letter and another number reading (under ``number_min_height``, not sure) with at least
-        this posterior on the letters takes the shorter one's likeliest letter as its
-        letter (a country's name written smaller than its number: tune 524 I read 1,
+        letter and another number reading that does not (under ``number_min_height``
+        and not sure: ``sure_short_number``) with at least this posterior on the
+        letters takes the shorter one's likeliest letter as its letter (a country's
+        name written smaller than its number: tune 524 I read 1,
         r3 110 H read 4, r3 118 B read 8 beside the number; a 17 at 0.0 beside a 1 is
         no letter; above 1: never).
     lone_number_letter : float

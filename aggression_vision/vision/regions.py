@@ -1478,8 +1478,8 @@ def glyph_pockets(
 
     Returns
     -------
-    (H, W) bool: the paper of those areas (to be taken as border, so that the
-    countries around them grow over it).
+    (H, W) bool: the paper of those areas (taken as border by the country test
+    that follows, then given to the country around each: :func:`_give_to_hosts`).
     """
     small = np.zeros(found.count, dtype=bool)
     small[found.ids] = found.area[found.ids] < min_area
