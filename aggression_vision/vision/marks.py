@@ -6598,19 +6598,19 @@ def _combine(
     readings = [_nothing(r) if _stray(r, cfg) else r for r in readings]
     numbers = [r for r in readings if r.number is not None]
     letters = [r for r in readings if r.letter is not None]
-    tall = [r for r in numbers if _comes_first(r, cfg)]
-    if labelled and len(tall) > 1 and not letters:
+    first = [r for r in numbers if _comes_first(r, cfg)]
+    if labelled and len(first) > 1 and not letters:
         # One country, one number: of two number readings that come first (of writing
         # height, or sure) and no letter, the one that reads most like a letter is the
         # country's letter (an "S" read as 5). (A smaller, doubtful one is a fragment.)
-        r = max(tall, key=lambda r: r.letter_mass)
-        ones = [x for x in tall if _one_as_i(x, cfg)]
+        r = max(first, key=lambda r: r.letter_mass)
+        ones = [x for x in first if _one_as_i(x, cfg)]
         if len(ones) == 1:
             r = ones[0]
         if r.alt_letter:
             numbers = [n for n in numbers if n is not r]
             letters = [replace(r, text=r.alt_letter, probability=r.letter_mass)]
-    if labelled and len(tall) == 1 and not letters and cfg.short_letter_mass <= 1.0:
+    if labelled and len(first) == 1 and not letters and cfg.short_letter_mass <= 1.0:
         # A lettered page names every country: beside its one number of writing height,
         # a shorter number reading that could be a letter is the country's name.
         short = [

@@ -444,6 +444,9 @@ SEED_MIN_HEIGHT = 0.3
 #: weighed in a ring this many pixels wide.
 STROKE_LINE_GROW_PX = 1
 STROKE_RING_PX = 2
+#: :func:`glyph_pockets`' areas go to the country commonest within this many line widths
+#: of them (across the ink of the glyph round them).
+HOST_REACH_LW = 2.0
 #: :func:`writing_height` measures writing components at least this many line
 #: widths long and this many square line widths in area (not specks) ...
 HEIGHT_MIN_EXTENT_LW = 3.0
@@ -3564,7 +3567,7 @@ def segment(
         if small.any():
             borders = borders | small
             found = _countries(borders, line_width=lw, settings=settings)
-            _give_to_hosts(found.labels, small, reach=int(np.ceil(2 * lw)))
+            _give_to_hosts(found.labels, small, reach=int(np.ceil(HOST_REACH_LW * lw)))
     labels, sea_mask, stats = found.labels, found.barrier, found.stats
     order, ids, centroids, area = found.order, found.ids, found.centroids, found.area
     borders, writing = borders & mask, writing & ink.mask
