@@ -797,7 +797,12 @@ class MarksSettings:
         unchanged (tune 535's "1" is its page's only light cluster). Without the upright
         test a grid cross in an unoccupied country of big 2182 took a "1" (validation
         armies one more right); without the page's share, 4 unoccupied dev countries
-        took one (tune 537, r3 139, dev2 307) for 1 number right (tune 535).)
+        took one (tune 537, r3 139, dev2 307) for 1 number right (tune 535).) (Fifty-seventh
+        session, ``light_one_prob`` 0.9 -> 0.8, marks stage on the cached segmentations of
+        1ae9bde: armies fresh 1796 -> 1800, dev3 4450 -> 4455, owner alike, letters dev3
+        1225 -> 1224 (061214), every other set and count unchanged: pencil pages whose "1"s
+        read 0.8-0.9 (fresh 020021, 020074, dev3 061031, 061272). 0.7 took three "1"s in
+        unoccupied countries of fresh 020021 for one more owner right.)
     light_relative : float
         See ``light_seed``: the seed is also at least this fraction of the 90th
         percentile of the ink mask's darkness around (erased pencil is several times
@@ -1588,7 +1593,7 @@ class MarksSettings:
     light_max_height: float = 2.0
     light_max_width: float = 2.0
     light_not_ones: bool = True
-    light_one_prob: float = 0.9  # least posterior of a light "1" that counts (light_one_share)
+    light_one_prob: float = 0.8  # least posterior of a light "1" that counts (light_one_share)
     light_one_share: float = 0.25  # least share of a page's light clusters counted as numbers
     light_bar_span: float = 0.8
     light_max: float = 0.5

@@ -501,9 +501,11 @@ def test_a_light_one_counts_upright_on_a_page_whose_light_writing_reads_numbers(
     # A page whose light writing reads nothing but ones: pieces of printed grid.
     got = _light_kept([one, reading(2, "1")], cfg, [upright, upright])
     assert [r.text for r in got] == ["", ""]
-    # A light one read at less than light_one_prob stays nothing.
-    doubtful = ClusterReading(one.cluster, "1", 0.8, 0.0, 0.0)
+    # A light one read at less than light_one_prob stays nothing; at 0.85 it counts.
+    doubtful = ClusterReading(one.cluster, "1", 0.7, 0.0, 0.0)
     assert _light_kept([doubtful, seven], cfg, [upright, upright])[0].text == ""
+    fair = ClusterReading(one.cluster, "1", 0.85, 0.0, 0.0)
+    assert _light_kept([fair, seven], cfg, [upright, upright])[0].text == "1"
 
 
 def _boxed(
