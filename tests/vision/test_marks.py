@@ -2219,6 +2219,24 @@ def test_a_bar_votes_only_when_the_network_reads_its_cluster_underlined_that_way
     assert turn(bar_crops=[over]) == 180.0
 
 
+def test_one_bar_does_not_outvote_a_page_that_reads_better_the_other_way_up() -> None:
+    """One underline-like bar out of a few counted (a stroke under an upside-down
+    number) gives its angle ``bar_vote`` / 3 nats: less than a page's voters' clear
+    preference of the half turn (fresh seed 20110)."""
+    from aggression_vision.vision.marks import _AngleScorer
+
+    cfg = MarksSettings()
+    voters = [np.zeros((40, 30), np.float32) for _ in range(4)]
+    scorer = _AngleScorer(voters, None, [0.0], cfg.bar_vote, cfg.bar_vote_width)  # type: ignore[arg-type]
+    for v in range(len(voters)):
+        scorer.cache[(0.0, v)] = (-1.0, -9.0)  # the voters read 0.3 nats better ...
+        scorer.cache[(180.0, v)] = (-0.7, -9.0)  # ... upside down
+    assert scorer.best([0.0, 180.0], cfg.orientation_prior) == 180.0
+    # Three bars that way up do turn it.
+    scorer.bars = np.array([0.0, 0.0, 0.0])
+    assert scorer.best([0.0, 180.0], cfg.orientation_prior) == 0.0
+
+
 def _eights(shares: list[float]) -> digits.NetOutput:
     """A network's output reading an 8 with each probability of ``shares`` (clipped to
     0.02-0.98; anything else for the rest) and no underline or cross-out."""
