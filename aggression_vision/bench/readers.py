@@ -16,7 +16,10 @@ import hashlib
 import os
 import pickle
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from aggression_vision.vision.types import Segmentation
 
 #: The environment variable naming the folder of :func:`cached_regions`.
 CACHE_ENV = "AGGRESSION_VISION_SEGMENT_CACHE"
@@ -62,15 +65,8 @@ def _region_code_digest() -> str:
 
 
 def cached_regions(path: str | Path, *, ocr: str = "cnn") -> dict[str, Any]:
-    """Read a photo as the full pipeline does, its segmentation kept on disk.
-
-    The segmentation is pickled in the folder named by the environment variable
-    ``AGGRESSION_VISION_SEGMENT_CACHE`` (default ``~/.cache/aggression-vision/segments``),
-    under a key of the photo's absolute path, size and modification time and of a digest
-    of the region stage's code (``REGION_MODULES``): a change of the marks stage
-    (marks.py, digits.py, the models) reuses it, a change of the region stage does not.
-    The cache holds this program's own pickles only; do not point it at files from
-    elsewhere.
+    """Read a photo as the full pipeline does, its segmentation kept on disk
+    (:func:`cached_segmentation`).
 
     Parameters
     ----------
@@ -84,7 +80,34 @@ def cached_regions(path: str | Path, *, ocr: str = "cnn") -> dict[str, Any]:
     dict
         The state document, as :func:`aggression_vision.vision.pipeline.read_photo`'s.
     """
-    from aggression_vision.vision.pipeline import load_photo, read_segmented
+    from aggression_vision.vision.pipeline import read_segmented
+
+    return read_segmented(cached_segmentation(path), ocr=ocr)
+
+
+def cached_segmentation(path: str | Path) -> Segmentation:
+    """A photo's segmentation (the region stage's result), kept on disk.
+
+    The segmentation is pickled in the folder named by the environment variable
+    ``AGGRESSION_VISION_SEGMENT_CACHE`` (default ``~/.cache/aggression-vision/segments``),
+    under a key of the photo's absolute path, size and modification time and of a digest
+    of the region stage's code (``REGION_MODULES``): a change of the marks stage
+    (marks.py, digits.py, the models) reuses it, a change of the region stage does not.
+    The cache holds this program's own pickles only; do not point it at files from
+    elsewhere.
+
+    Parameters
+    ----------
+    path : str or Path
+        The photo.
+
+    Returns
+    -------
+    Segmentation
+        As :func:`aggression_vision.vision.regions.segment` returns it for the photo loaded
+        as the reader loads it.
+    """
+    from aggression_vision.vision.pipeline import load_photo
     from aggression_vision.vision.regions import segment
     from aggression_vision.vision.settings import ReaderSettings
 
@@ -97,6 +120,7 @@ def cached_regions(path: str | Path, *, ocr: str = "cnn") -> dict[str, Any]:
         f"{photo}|{stat.st_size}|{stat.st_mtime_ns}|{_region_code_digest()}".encode()
     ).hexdigest()[:24]
     cache = folder / f"{photo.stem}-{key}.pkl"
+    seg: Segmentation
     if cache.exists():
         with open(cache, "rb") as f:
             seg = pickle.load(f)
@@ -109,4 +133,4 @@ def cached_regions(path: str | Path, *, ocr: str = "cnn") -> dict[str, Any]:
         with open(part, "wb") as f:
             pickle.dump(seg, f, protocol=pickle.HIGHEST_PROTOCOL)
         os.replace(part, cache)  # (whole or absent: workers may race on one photo)
-    return read_segmented(seg, ocr=ocr)
+    return seg

@@ -1,0 +1,82 @@
+"""Pages whose writing the marks stage reads turned the wrong way, against the synthetic truth.
+
+Usage: python scripts/orientation_census.py DIR [DIR ...] [--off DEGREES] [--workers N]
+(DIR: photos made by `aggression-vision synth`, each with its truth JSON.)
+
+The truth's writing direction on a page is the mean direction of its writing boxes
+(``synth.writing``: each box is the corners of an upright rectangle on the paper, its first
+edge running from the second corner to the first up the writing), mapped into the frame the
+marks stage reads in (``Segmentation.to_photo``). The marks stage's is the angle
+``read_page`` chose (``PageReading.angle``: the rotation, counter-clockwise, that makes the
+writing upright). Prints one row per page more than ``--off`` degrees off (folder, photo,
+truth angle, chosen angle, difference) and the count of such pages among those read.
+Segmentations are kept as the benchmark's ``cached_regions`` reader keeps them (environment
+variable ``AGGRESSION_VISION_SEGMENT_CACHE``), so a second census after a change of the
+marks stage costs a fraction of the first.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+import numpy as np
+
+
+def truth_angle(truth: dict, to_photo: np.ndarray) -> float | None:
+    """The rotation (degrees, counter-clockwise, 0-360) that makes the truth's writing
+    upright in the frame that ``to_photo`` maps to the photo; None without writing."""
+    inv = np.linalg.inv(to_photo)
+    ups = []
+    for kinds in (truth.get("synth") or {}).get("writing", {}).values():
+        for box in kinds.values():
+            p = np.c_[np.asarray(box[:2], float), np.ones(2)] @ inv.T
+            top, bottom = p[0, :2] / p[0, 2], p[1, :2] / p[1, 2]
+            up = top - bottom  # (image rows grow downwards)
+            ups.append(math.atan2(-up[1], up[0]))
+    if not ups:
+        return None
+    mean = math.degrees(math.atan2(np.mean(np.sin(ups)), np.mean(np.cos(ups))))
+    return (90.0 - mean) % 360.0
+
+
+def census_row(photo: Path) -> tuple[str, float, float] | None:
+    """(photo name, truth angle, chosen angle) of a photo with writing, else None."""
+    from aggression_vision.bench.readers import cached_segmentation
+    from aggression_vision.vision.marks import read_page
+
+    truth = json.loads(photo.with_suffix(".json").read_text())
+    seg = cached_segmentation(photo)
+    want = truth_angle(truth, seg.to_photo)
+    if want is None:
+        return None
+    return photo.name, want, float(read_page(seg).angle)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("folders", type=Path, nargs="+")
+    parser.add_argument("--off", type=float, default=25.0, help="degrees off that count")
+    parser.add_argument("--workers", type=int, default=2)
+    args = parser.parse_args()
+    read = wrong = 0
+    with ProcessPoolExecutor(args.workers) as pool:
+        for folder in args.folders:
+            photos = sorted(p for p in folder.glob("*.jpg") if p.with_suffix(".json").exists())
+            for row in pool.map(census_row, photos, chunksize=4):
+                if row is None:
+                    continue
+                name, want, got = row
+                read += 1
+                diff = (got - want + 180.0) % 360.0 - 180.0
+                if abs(diff) > args.off:
+                    wrong += 1
+                    print(f"{folder.name}\t{name}\t{want:.0f}\t{got:.0f}\t{diff:+.0f}")
+    print(f"{wrong} of {read} pages read more than {args.off:g} degrees off")
+
+
+if __name__ == "__main__":
+    main()
