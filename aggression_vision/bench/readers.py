@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from aggression_vision.vision.types import Segmentation
 
-#: The environment variable naming the folder of :func:`cached_regions`.
+#: The environment variable naming the folder of :func:`cached_segmentation`.
 CACHE_ENV = "AGGRESSION_VISION_SEGMENT_CACHE"
 
 #: The modules whose code makes a segmentation (a change of any starts a new cache).

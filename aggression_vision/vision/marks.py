@@ -639,7 +639,7 @@ class MarksSettings:
         689 -> 690, dev3 4450 -> 4454, owner r3 +3, dev3 +2, conquered r3 +2, dev3 +1,
         no page worse (r3 134, 139, dev3 061216 turned right); 020110 stays wrong, its
         flip check is split. 0.25: fresh +7 (020110 right) but tune, dev2 and fresh2
-        lose 4.)
+        lose 4; 0.75 reads every one of the 750 pages as 0.5 does.)
     bar_vote_width : float
         See ``bar_vote``.
     bar_read_underlined : bool
