@@ -3,10 +3,9 @@
 Usage: python scripts/orientation_census.py DIR [DIR ...] [--off DEGREES] [--workers N]
 (DIR: photos made by `aggression-vision synth`, each with its truth JSON.)
 
-The truth's writing direction on a page is the mean direction of its writing boxes
-(``synth.writing``: each box is the corners of an upright rectangle on the paper, its first
-edge running from the second corner to the first up the writing), mapped into the frame the
-marks stage reads in (``Segmentation.to_photo``). The marks stage's is the angle
+The truth's writing direction on a page is that of its writing boxes (``synth.writing``)
+mapped into the frame the marks stage reads in (``Segmentation.to_photo``), as
+``aggression_vision.bench.accuracy.writing_angle`` measures it. The marks stage's is the angle
 ``read_page`` chose (``PageReading.angle``: the rotation, counter-clockwise, that makes the
 writing upright). Prints one row per page more than ``--off`` degrees off (folder, photo,
 truth angle, chosen angle, difference) and the count of such pages among those read.
@@ -19,28 +18,27 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
+import sys
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 import numpy as np
 
+from aggression_vision.bench.accuracy import writing_angle
+
 
 def truth_angle(truth: dict, to_photo: np.ndarray) -> float | None:
     """The rotation (degrees, counter-clockwise, 0-360) that makes the truth's writing
-    upright in the frame that ``to_photo`` maps to the photo; None without writing."""
+    upright in the frame that ``to_photo`` maps to the photo (``writing_angle`` of its
+    boxes mapped there); None without writing."""
     inv = np.linalg.inv(to_photo)
-    ups = []
+    quads = []
     for kinds in (truth.get("synth") or {}).get("writing", {}).values():
         for box in kinds.values():
-            p = np.c_[np.asarray(box[:2], float), np.ones(2)] @ inv.T
-            top, bottom = p[0, :2] / p[0, 2], p[1, :2] / p[1, 2]
-            up = top - bottom  # (image rows grow downwards)
-            ups.append(math.atan2(-up[1], up[0]))
-    if not ups:
-        return None
-    mean = math.degrees(math.atan2(np.mean(np.sin(ups)), np.mean(np.cos(ups))))
-    return (90.0 - mean) % 360.0
+            p = np.c_[np.asarray(box, float), np.ones(len(box))] @ inv.T
+            quads.append(p[:, :2] / p[:, 2:])
+    angle = writing_angle(quads)
+    return None if angle is None else angle % 360.0
 
 
 def census_row(photo: Path) -> tuple[str, float, float] | None:
@@ -62,6 +60,9 @@ def main() -> None:
     parser.add_argument("--off", type=float, default=25.0, help="degrees off that count")
     parser.add_argument("--workers", type=int, default=2)
     args = parser.parse_args()
+    for folder in args.folders:
+        if not folder.is_dir():
+            sys.exit(f"orientation_census: {folder}: not a folder")
     read = wrong = 0
     with ProcessPoolExecutor(args.workers) as pool:
         for folder in args.folders:

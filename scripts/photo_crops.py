@@ -28,7 +28,6 @@ The output has the format of ``train_digits.py``'s cache (``--extra FILE``).
 from __future__ import annotations
 
 import argparse
-import math
 import tempfile
 import time
 from concurrent.futures import ProcessPoolExecutor
@@ -37,6 +36,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from aggression_vision.bench.accuracy import writing_angle
 from aggression_vision.synth.generate import generate_sample
 from aggression_vision.synth.params import SynthParams
 from aggression_vision.vision import marks as mk
@@ -95,11 +95,9 @@ def photo_crops(seed: int) -> tuple[list[np.ndarray], list[str], list[tuple[floa
             quads.append((kind, q.reshape(-1, 2), text, under, crossed))
     if not quads:
         return [], [], []
-    # The true upright angle: the direction of the writing's baseline (shapely box
-    # rings run (x1,y0) (x1,y1) (x0,y1) (x0,y0): edge 2 -> 1 is the baseline).
-    dirs = [q[1] - q[2] for _, q, *_ in quads]
-    ang = [math.atan2(-d[1], d[0]) for d in dirs]
-    angle = -math.degrees(math.atan2(np.mean(np.sin(ang)), np.mean(np.cos(ang))))
+    # The true upright angle: minus the direction of the writing's baselines.
+    angle = writing_angle(q for _, q, *_ in quads)
+    assert angle is not None  # (quads is not empty)
     turned = mk.rotate_segmentation(seg, angle)
     turn = np.vstack([mk.turn_matrix(seg.gray.shape, angle)[0], [0.0, 0.0, 1.0]])
     boxes = [_box((np.c_[q, np.ones(len(q))] @ turn.T)[:, :2]) for _, q, *_ in quads]

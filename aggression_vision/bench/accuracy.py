@@ -324,6 +324,30 @@ def photo_tags(truth: Document) -> dict[str, str]:
     return tags
 
 
+def writing_angle(quads: Iterable[Sequence[Sequence[float]]]) -> float | None:
+    """The rotation (degrees, counter-clockwise) that makes a synthetic photo's writing
+    upright, from its writing boxes (``synth.writing``) in some frame; None without any.
+
+    Each box is the ring the generator writes (shapely's box: (x1, y0) (x1, y1) (x0, y1)
+    (x0, y0) on the paper, image rows growing downwards): its edge from the third corner
+    to the second is the writing's baseline. The angle is minus the mean direction of the
+    baselines.
+
+    >>> round(writing_angle([[(10, 0), (10, 5), (0, 5), (0, 0)]]), 6)
+    -0.0
+    >>> round(writing_angle([[(5, 10), (0, 10), (0, 0), (5, 0)]]), 6)  # baseline downwards
+    90.0
+    """
+    angles = []
+    for quad in quads:
+        q = np.asarray(quad, float)
+        d = q[1] - q[2]
+        angles.append(math.atan2(-d[1], d[0]))
+    if not angles:
+        return None
+    return -math.degrees(math.atan2(np.mean(np.sin(angles)), np.mean(np.cos(angles))))
+
+
 def _band(value: float, edges: tuple[int, int], middle: str, low: str, high: str) -> str:
     if value < edges[0]:
         return low.format(edges[0])

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import math
 import random
 from typing import Any
 
@@ -387,3 +388,17 @@ def test_comparison_table() -> None:
     assert "| armies accuracy | 100.0% | 90.9% |" in text
     with pytest.raises(ValueError, match="one kind"):
         comparison_markdown({"a": summarize([]), "b": summarize_sudoku([])})
+
+
+def test_writing_angle_is_minus_the_mean_direction_of_the_baselines() -> None:
+    from aggression_vision.bench.accuracy import writing_angle
+
+    upright = [(10.0, 0.0), (10.0, 5.0), (0.0, 5.0), (0.0, 0.0)]  # the generator's ring
+    assert writing_angle([upright]) == pytest.approx(0.0)
+    # Baselines running down the image: writing turned a quarter turn clockwise.
+    down = [(5.0, 10.0), (0.0, 10.0), (0.0, 0.0), (5.0, 0.0)]
+    assert writing_angle([down]) == pytest.approx(90.0)
+    assert writing_angle([upright, upright, down]) == pytest.approx(
+        math.degrees(math.atan2(1 / 3, 2 / 3))
+    )
+    assert writing_angle([]) is None
