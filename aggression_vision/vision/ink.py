@@ -2086,7 +2086,8 @@ def _ink_at(
             if kept is not None:
                 # Printed ruling fainter than the ruling search's level would
                 # come in with it: then the page is not plain after all.
-                lower = weak & sparse_ink(weak, max_density=settings.ruling_max_density)
+                below = darkness > level * settings.ink_faint_guard
+                lower = below & sparse_ink(below, max_density=settings.ruling_max_density)
                 if not find_ruling(darkness, lower, settings=settings).any():
                     mask |= kept
         # Glare washes out the drawing's light stretches below even that

@@ -266,6 +266,41 @@ def test_a_faint_pencil_drawing_on_plain_paper_is_ink() -> None:
     assert faint[0.0] < 0.5
 
 
+def _faint_pencil_map_on_broken_ruling() -> np.ndarray:
+    """The pencil map of ``_pencil_map`` (about 11% darker than the paper) on lined
+    paper printed very faintly: each line alternates 10 px dashes about 3.75% and
+    2.9% darker than the paper, below the ruling search's level, and across the
+    faint pass's level of 3%."""
+    img = np.full((1050, 1400, 3), 240, np.uint8)
+    for y in range(15, 1050, 30):
+        for x in range(0, 1400, 20):
+            img[y : y + 2, x : x + 10] = 231
+            img[y : y + 2, x + 10 : x + 20] = 233
+    for x in (300, 700, 1100):
+        cv2.line(img, (x, 250), (x, 800), (213, 213, 213), 4)
+    for y in (250, 525, 800):
+        cv2.line(img, (300, y), (1100, y), (213, 213, 213), 4)
+    return img
+
+
+def test_the_faint_pass_takes_no_dashes_of_a_faint_ruling() -> None:
+    # At the faint level the lines are dashes (no lattice of long lines): the
+    # check for printed ruling looks a little below it, where they are whole.
+    img = _faint_pencil_map_on_broken_ruling()
+    off_map = np.ones(img.shape[:2], bool)
+    for x in (300, 700, 1100):
+        off_map[:, x - 8 : x + 9] = False
+    for y in (250, 525, 800):
+        off_map[y - 8 : y + 9, :] = False
+    strays = {}
+    for guard in (1.0, ReaderSettings().ink_faint_guard):
+        ink = find_ink(img, settings=replace(ReaderSettings(), ink_faint_guard=guard))
+        assert ink.mask[240:261, 320:680].any(axis=0).mean() > 0.9  # the map
+        strays[guard] = int((ink.mask & off_map).sum())
+    assert strays[1.0] > 50  # (the dashes touching the map's lines: 96 px)
+    assert strays[ReaderSettings().ink_faint_guard] == 0
+
+
 def test_a_faded_stretch_of_a_pencil_map_is_ink() -> None:
     # A pencil map about 13% darker than the paper, faded over a stretch
     # (glare, focus, a lighter hand) to 3.4%: more than a quarter of the
