@@ -685,6 +685,13 @@ class MarksSettings:
         corner of it that the borders' edges and the cluster cut out, read as a "1"
         beside the number), not added. Of the pieces the search added on the 150 dev
         photos, ruling mostly measured 0.15-0.45, light digits 0.41 and more. 0: off.
+    faint_ruling : bool
+        In the cut for reading on a page that may be ruled (``Segmentation.ruled``), a
+        piece that is printed ruling by :func:`_ruling_piece` (straight bars along the
+        page's sides, one going on in the light ink beyond it) is not added either: a
+        blurred grid is as thick as a pencil's stroke, and the stretches of its lines
+        that the cluster and the borders cut out beside a number read as a 1 or a 7
+        before or after it (7 -> 17, 2 -> 27). False: off.
     outline_margin : float
         Ink of a cluster outside its country or within this many line widths of the
         country's outline (its edge or a border) is left out of the crop read when it
@@ -1675,6 +1682,7 @@ class MarksSettings:
     faint_gap: float = 0.35
     faint_border: float = 2.0
     faint_stroke: float = 0.4
+    faint_ruling: bool = True
     outline_margin: float = 1.0
     outline_piece: float = 1.0
     outline_keeps_underline: bool = True  # an underline close to a border stays
@@ -3450,6 +3458,13 @@ class _Cutter:
                 skeleton = thin(lcc[ly : ly + lh, lx : lx + lw_] == i)
                 if area < cfg.faint_stroke * self.lw * np.count_nonzero(skeleton):
                     continue  # (printed ruling)
+            if (
+                self.reading
+                and cfg.faint_ruling
+                and self.seg.ruled
+                and _ruling_piece(lcc[ly : ly + lh, lx : lx + lw_] == i, (lx, ly), light, th, cfg)
+            ):
+                continue
             hits.append(i)
         if not hits:
             return None

@@ -731,6 +731,27 @@ def test_light_printed_grid_beside_a_number_is_no_digit_of_it() -> None:
     assert read_marks(seg, settings=MarksSettings(faint_stroke=0.0))[1].armies == 15
 
 
+def test_stretches_of_a_pencil_thick_grid_beside_a_number_are_no_digit_of_it() -> None:
+    """A light grid of lines as thick as the pen, broken at its crossings (lighter
+    there), runs across the country: its stretches beside a digit are light pieces of
+    a character's size and a pen's thickness, but straight and going on beyond
+    themselves (``faint_ruling``): not read with the number (5, not 51)."""
+    seg = _page([{"number": 5}], seed=4)
+    h, w = seg.gray.shape
+    grid = np.zeros((h, w), bool)
+    for x in range(18, w, 36):
+        grid[:, x : x + 3] = True
+    for y in range(18, h, 36):
+        grid[y : y + 3, :] = True
+    for x in range(18, w, 36):
+        for y in range(18, h, 36):
+            grid[y - 2 : y + 5, x - 2 : x + 5] = False
+    grid &= ~seg.ink
+    seg.gray[grid] = np.minimum(seg.gray[grid], 235 - int(0.6 * 180))
+    assert read_marks(seg)[1].armies == 5
+    assert read_marks(seg, settings=MarksSettings(faint_ruling=False))[1].armies == 51
+
+
 def test_underline_too_light_for_the_ink_mask_still_marks_the_owner() -> None:
     import cv2
 
