@@ -3434,8 +3434,8 @@ class _Cutter:
         Pieces of ink at least ``faint_level`` as dark as the cluster's strokes, in the
         same country, touching no other ink, of a character's size, side by side with
         the cluster within the grouping gap, and (cutting for reading) as thick as a
-        pen's stroke (``faint_stroke``). Returns their grown mask and box (window
-        coordinates), or None.
+        pen's stroke (``faint_stroke``) and no printed ruling (``faint_ruling``). Returns
+        their grown mask and box (window coordinates), or None.
         """
         cfg, th = self.cfg, self.text_h
         low = light & (self.cc[win] == 0)
