@@ -3536,3 +3536,18 @@ def test_a_two_the_second_network_reads_as_seven_is_a_seven() -> None:
     off = MarksSettings(second_seven=float("inf"))
     assert second_sevens([two], [crop], off, net)[0].text == "2"  # type: ignore[arg-type]
     assert net.seen == 0
+
+    class TwoOrSeven(_Reads):
+        """Reads "2" (0.5) or "7" (0.4): a Z, a 7 whose underline touches its foot."""
+
+        def run(self, x: np.ndarray) -> digits.NetOutput:
+            out = super().run(x)
+            lp = out.logprobs.copy()
+            lp[:, 10, 1 + digits.ALPHABET.index("7")] = np.log(0.4)
+            lp -= np.logaddexp.reduce(lp, axis=2, keepdims=True)
+            return digits.NetOutput(lp, out.underlined, out.crossed)
+
+    # 0.8 times as much on 7 as on 2: a 7 (not with the first setting, 1).
+    assert second_sevens([two], [crop], cfg, TwoOrSeven("2", 0.5))[0].text == "7"  # type: ignore[arg-type]
+    once = MarksSettings(second_seven=1.0)
+    assert second_sevens([two], [crop], once, TwoOrSeven("2", 0.5))[0].text == "2"  # type: ignore[arg-type]
