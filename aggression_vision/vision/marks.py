@@ -3458,17 +3458,15 @@ class _Cutter:
             overlap = min(ly + lh, y1) - max(ly, y0)
             if gap > cfg.faint_gap * th or overlap < 0.5 * lh:
                 continue
-            if self.reading and cfg.faint_stroke > 0:
-                skeleton = thin(lcc[ly : ly + lh, lx : lx + lw_] == i)
-                if area < cfg.faint_stroke * self.lw * np.count_nonzero(skeleton):
-                    continue  # (printed ruling)
-            if (
-                self.reading
-                and cfg.faint_ruling
-                and self.seg.ruled
-                and _ruling_piece(lcc[ly : ly + lh, lx : lx + lw_] == i, (lx, ly), light, th, cfg)
-            ):
-                continue
+            if self.reading:
+                piece = lcc[ly : ly + lh, lx : lx + lw_] == i
+                if cfg.faint_stroke > 0:
+                    skeleton = thin(piece)
+                    if area < cfg.faint_stroke * self.lw * np.count_nonzero(skeleton):
+                        continue  # (printed ruling)
+                ruled = cfg.faint_ruling and self.seg.ruled
+                if ruled and _ruling_piece(piece, (lx, ly), light, th, cfg):
+                    continue
             hits.append(i)
         if not hits:
             return None
