@@ -17,6 +17,7 @@ marks stage costs a fraction of the first.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import sys
 from concurrent.futures import ProcessPoolExecutor
@@ -41,13 +42,22 @@ def truth_angle(truth: dict, to_photo: np.ndarray) -> float | None:
     return None if angle is None else angle % 360.0
 
 
-def census_row(photo: Path) -> tuple[str, float, float] | None:
-    """(photo name, truth angle, chosen angle) of a photo with writing, else None."""
+def census_row(photo: Path) -> tuple[str, float, float] | str | None:
+    """(photo name, truth angle, chosen angle) of a photo with writing, None without
+    writing, or a one-line message when the photo or its truth cannot be read."""
     from aggression_vision.bench.readers import cached_segmentation
+    from aggression_vision.errors import AggressionVisionError
     from aggression_vision.vision.marks import read_page
 
-    truth = json.loads(photo.with_suffix(".json").read_text())
-    seg = cached_segmentation(photo)
+    truth_file = photo.with_suffix(".json")
+    try:
+        truth = json.loads(truth_file.read_text())
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
+        return f"{truth_file}: not a truth document ({e})"
+    try:
+        seg = cached_segmentation(photo)
+    except AggressionVisionError as e:
+        return str(e)
     want = truth_angle(truth, seg.to_photo)
     if want is None:
         return None
@@ -58,17 +68,24 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("folders", type=Path, nargs="+")
     parser.add_argument("--off", type=float, default=25.0, help="degrees off that count")
-    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--workers", type=int, default=2, help="processes (1: this one)")
     args = parser.parse_args()
     for folder in args.folders:
         if not folder.is_dir():
             sys.exit(f"orientation_census: {folder}: not a folder")
-    read = wrong = 0
-    with ProcessPoolExecutor(args.workers) as pool:
+    read = wrong = failed = 0
+    # (One worker: in this process, no pool.)
+    pool = ProcessPoolExecutor(args.workers) if args.workers > 1 else None
+    with pool or contextlib.nullcontext():
         for folder in args.folders:
             photos = sorted(p for p in folder.glob("*.jpg") if p.with_suffix(".json").exists())
-            for row in pool.map(census_row, photos, chunksize=4):
+            rows = pool.map(census_row, photos, chunksize=4) if pool else map(census_row, photos)
+            for row in rows:
                 if row is None:
+                    continue
+                if isinstance(row, str):
+                    failed += 1
+                    print(f"orientation_census: {row}", file=sys.stderr)
                     continue
                 name, want, got = row
                 read += 1
@@ -77,6 +94,8 @@ def main() -> None:
                     wrong += 1
                     print(f"{folder.name}\t{name}\t{want:.0f}\t{got:.0f}\t{diff:+.0f}")
     print(f"{wrong} of {read} pages read more than {args.off:g} degrees off")
+    if failed:
+        sys.exit(1)
 
 
 if __name__ == "__main__":

@@ -61,3 +61,22 @@ def test_the_direction_is_taken_in_the_marks_stages_frame() -> None:
     to_photo = np.array([[0.0, 1.0, 0.0], [-1.0, 0.0, 1000.0], [0.0, 0.0, 1.0]])
     assert census.truth_angle(truth, to_photo) == pytest.approx(90.0)
     assert census.truth_angle({"synth": {"writing": {}}}, np.eye(3)) is None
+
+
+def test_a_photo_or_truth_that_cannot_be_read_is_one_line_and_exit_1(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    census = _census()
+    (tmp_path / "a.jpg").write_text("not an image")
+    (tmp_path / "a.json").write_text('{"synth": {}}')
+    (tmp_path / "b.jpg").write_text("not an image")
+    (tmp_path / "b.json").write_text("{broken")
+    monkeypatch.setattr("sys.argv", ["orientation_census.py", str(tmp_path), "--workers", "1"])
+    with pytest.raises(SystemExit) as exit_info:
+        census.main()
+    assert exit_info.value.code == 1
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 2
+    assert any("a.jpg" in line and "not an image" in line for line in err)
+    assert any("b.json" in line and "not a truth document" in line for line in err)
+    assert not any("Traceback" in line for line in err)
