@@ -965,7 +965,7 @@ class ReaderSettings:
     # The ruling check of the faint level 0.039 of fresh 020102 (faint pencil on lined
     # paper whose print is broken into dashes there) sees no ruling, and the pass cuts
     # the map into bands (matched 2787 -> 2801 of fresh, predicted 2983 -> 2928,
-    # armies 1800 -> 1818). Checks 1.0 to 0.7 give the same on the 570 dev pages
+    # armies 1800 -> 1818). Checks 1.0 to 0.7 give the same on the 450 dev pages
     # (the check's answer changes on none of them); 0.75 as 0.85 on fresh, fresh2.
     ink_faint_guard: float = 0.85
     # Dark ballpoint numbers on a faint pencil map hid its faintness (big
