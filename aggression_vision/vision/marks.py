@@ -2737,9 +2737,11 @@ def _light_found(
         x, y, w, h, _ = st[i]
         piece = lab[y : y + h, x : x + w] == i
         # Darker than light writing: ink the region stage left out on purpose; or
-        # straight bars along the page's sides: printed ruling.
+        # straight bars along the page's sides: printed ruling. (Its pixels before the
+        # closing: closed, a number's loops and strokes make a block of "bars".)
         too_dark = float(dark[y : y + h, x : x + w][piece].max()) > cfg.light_max
-        if too_dark or _ruling_piece(piece, (x, y), lowish, text_h, cfg):
+        drawn = piece & low[y : y + h, x : x + w]
+        if too_dark or _ruling_piece(drawn, (x, y), lowish, text_h, cfg):
             ok[i] = False
     return m, lab, st, ok
 

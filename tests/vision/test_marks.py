@@ -1309,6 +1309,26 @@ def test_light_printed_ruling_is_not_writing() -> None:
     assert not _ruling_piece(seven, (30, 35), low, 20.0, cfg)
 
 
+def test_a_light_number_on_a_faint_line_is_writing_though_closed_into_a_block() -> None:
+    from aggression_vision.vision.marks import _light_found
+
+    cfg = MarksSettings()
+    dark = np.zeros((120, 240), np.float32)
+    # A light "88" whose loops the closing of pencil grain fills into one block...
+    for cx in (100, 114):
+        cv2.ellipse(dark, (cx, 50), (6, 6), 0, 0, 360, 0.2, 3)
+        cv2.ellipse(dark, (cx, 62), (6, 6), 0, 0, 360, 0.2, 3)
+    # ... standing on a faint printed line, broken into dashes at the search's level,
+    # that goes on across the country on both sides (a page whose ruling was not found).
+    for x in range(0, 240, 20):
+        dark[69:71, x : x + 12] = np.maximum(dark[69:71, x : x + 12], 0.1)
+    free = np.ones(dark.shape, bool)
+    m, lab, st, ok = _light_found(dark, free, dark >= 0.15, 0.08, False, 32.0, 5.2, cfg)
+    number = lab[56, 94]
+    assert number > 0 and ok[number]  # (the block is bars, the strokes are not)
+    assert not ok[lab[69, 2]]  # (a dash of the line alone: no writing)
+
+
 def test_on_a_lettered_page_a_lone_letter_reading_splits_off_a_thin_number() -> None:
     from aggression_vision.vision.marks import Cluster, ClusterReading, resolve_splits
 
