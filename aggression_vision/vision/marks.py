@@ -2436,6 +2436,14 @@ class _Extraction:
                     st = np.concatenate([st, st2])
                     ok = np.concatenate([ok, ok2])
                     m += m2
+        # Paper is taken as the brightest grey in a square: around a bright speck (glare,
+        # a grain of the paper) a square of that side reads darker and may hold seeds (an
+        # empty sudoku cell read "6"). A piece counts only when it still holds one with
+        # the specks left out.
+        gray_box = seg.gray[box]
+        for i in np.flatnonzero(ok):
+            if not _seeded_without_specks(lab, st[i], i, gray_box, k, seed):
+                ok[i] = False
         found = np.flatnonzero(ok)
         if found.size == 0:
             return
@@ -2744,6 +2752,29 @@ def _light_found(
         if too_dark or _ruling_piece(drawn, (x, y), lowish, text_h, cfg):
             ok[i] = False
     return m, lab, st, ok
+
+
+def _seeded_without_specks(
+    lab: NDArray[np.int32],
+    stat: NDArray[np.int32],
+    i: int,
+    gray: NDArray[np.uint8],
+    k: int,
+    seed: float,
+) -> bool:
+    """Whether piece ``i`` of ``lab`` (its stats ``stat``; ``gray`` the same window)
+    holds a pixel ``seed`` dark below the paper's level taken, as
+    :func:`_paper_minus_gray` does in ``k`` x ``k`` squares, from the grey without its
+    bright specks of a pixel or two (a 3 x 3 erosion first)."""
+    x, y, w, h, _ = (int(v) for v in stat)
+    hh, ww = gray.shape
+    y0, y1, x0, x1 = max(0, y - k), min(hh, y + h + k), max(0, x - k), min(ww, x + w + k)
+    win = gray[y0:y1, x0:x1]
+    square = np.ones((3, 3), np.uint8)
+    paper = cv2.dilate(cv2.erode(win, square), np.ones((k, k), np.uint8)).astype(np.float32)
+    dark = (paper - win) / np.maximum(paper, 1.0)
+    piece = lab[y0:y1, x0:x1] == i
+    return bool(np.any(dark[piece] >= seed))
 
 
 def _paper_grain(

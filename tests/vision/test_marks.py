@@ -1309,6 +1309,27 @@ def test_light_printed_ruling_is_not_writing() -> None:
     assert not _ruling_piece(seven, (30, 35), low, 20.0, cfg)
 
 
+def test_the_square_a_bright_speck_darkens_around_it_is_no_light_writing() -> None:
+    from aggression_vision.vision.marks import (
+        _components,
+        _paper_minus_gray,
+        _seeded_without_specks,
+    )
+
+    gray = np.full((120, 160), 200, np.uint8)
+    gray[60, 50] = 235  # a speck of glare on an empty cell
+    cv2.line(gray, (110, 40), (118, 80), 150, 3)  # a light pencil stroke
+    k, seed = 31, 0.12
+    paper = cv2.dilate(gray, np.ones((k, k), np.uint8)).astype(np.float32)
+    dark = _paper_minus_gray(gray, k) / paper
+    n, lab, st, _ = _components((dark >= seed).astype(np.uint8))
+    square, stroke = lab[52, 50], lab[60, 114]
+    assert square > 0 and stroke > 0 and square != stroke
+    assert st[square][2] == st[square][3] == k  # (the speck's square, all "seeds")
+    assert not _seeded_without_specks(lab, st[square], square, gray, k, seed)
+    assert _seeded_without_specks(lab, st[stroke], stroke, gray, k, seed)
+
+
 def test_a_light_number_on_a_faint_line_is_writing_though_closed_into_a_block() -> None:
     from aggression_vision.vision.marks import _light_found
 
