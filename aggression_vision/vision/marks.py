@@ -692,6 +692,18 @@ class MarksSettings:
         blurred grid is as thick as a pencil's stroke, and the stretches of its lines
         that the cluster and the borders cut out beside a number read as a 1 or a 7
         before or after it (7 -> 17, 2 -> 27). False: off.
+    faint_underline_ruling : float
+        Likewise, in the cut for reading on a page that may be ruled, an underline too
+        light for the ink mask (:meth:`_Cutter._faint_underline`) that is printed ruling
+        by :func:`_ruling_piece` is taken only when its pixels are at least this many
+        times as dark (medians) as the light ink beside it in its rows, within a writing
+        height on either side, or when there is none there: a pencil underline drawn
+        along a Seyes line is darker than the line; a stretch of the line is not. 0:
+        off. (Marks stage on the cached segmentations of d053c09: armies right tune
+        +2, dev3 +1, fresh +1, fresh2 +2; owner +8, conquered +2, letters +2, exact
+        maps +1; s3 606's three pencil underlines on Seyes lines kept (ratios 1.2-1.4,
+        the refused stretches 0.9-1.05); one owner lost (fresh2 020292, 1.13), one
+        army (dev3 061225). Refusing every such piece: s3 606 lost three owners.)
     outline_margin : float
         Ink of a cluster outside its country or within this many line widths of the
         country's outline (its edge or a border) is left out of the crop read when it
@@ -1687,6 +1699,7 @@ class MarksSettings:
     faint_border: float = 2.0
     faint_stroke: float = 0.4
     faint_ruling: bool = True
+    faint_underline_ruling: float = 1.15  # least darkness over the line's beside it (0: off)
     outline_margin: float = 1.0
     outline_piece: float = 1.0
     outline_keeps_underline: bool = True  # an underline close to a border stays
@@ -3205,7 +3218,7 @@ class _Cutter:
                 lambda: cv2.dilate(self.seg.borders[win].astype(np.uint8), self.near_border) > 0
             )
             found = self._faint(light, win, box, near_border)
-            under = self._faint_underline(light, win, box, own, near_border, region)
+            under = self._faint_underline(light, win, box, own, near_border, region, dark)
             if under is not None:
                 added = True
                 mask |= under[0]
@@ -3352,6 +3365,7 @@ class _Cutter:
         own: NDArray[np.bool_],
         near_border: Callable[[], NDArray[np.bool_]],
         region: int = 0,
+        dark: NDArray[np.float32] | None = None,
     ) -> tuple[NDArray[np.bool_], tuple[int, int, int, int]] | None:
         """An underline too light or thin for the ink mask below a cluster.
 
@@ -3391,6 +3405,16 @@ class _Cutter:
                     best = 0
                 if best:
                     break
+        ruling = cfg.faint_underline_ruling > 0 and self.reading and self.seg.ruled
+        if best and ruling and dark is not None:
+            # A stretch of printed ruling the borders or the search cut out is no
+            # underline; a stroke drawn along a line is darker than the line beside it.
+            lx, ly, lw_, lh, _ = lst[best]
+            piece = lcc[ly : ly + lh, lx : lx + lw_] == best
+            if _ruling_piece(piece, (lx, ly), light, self.text_h, cfg) and not _darker_than_beside(
+                piece, (lx, ly), light, dark, self.text_h, cfg.faint_underline_ruling
+            ):
+                best = 0
         if not best:
             return None
         lx, ly, lw_, lh, _ = lst[best]
@@ -4213,6 +4237,34 @@ def _ruling_piece(
         if any(sd.shape[0] and sd.any(axis=1).mean() >= 0.5 for sd in sides):
             return True
     return False
+
+
+def _darker_than_beside(
+    piece: NDArray[np.bool_],
+    origin: tuple[int, int],
+    low: NDArray[np.bool_],
+    dark: NDArray[np.float32],
+    text_h: float,
+    ratio: float,
+) -> bool:
+    """Whether a light ``piece`` (its box's corner ``origin`` in the window) is at least
+    ``ratio`` times as dark (medians of ``dark``) as the light ink ``low`` beside it in
+    the rows of its box, within ``text_h`` (at least 3 pixels) on either side; True
+    when there is none there."""
+    x, y = origin
+    h, w = piece.shape
+    reach = max(3, int(round(text_h)))
+    rows = np.s_[y : y + h]
+    beside = np.concatenate(
+        (
+            dark[rows, max(0, x - reach) : x][low[rows, max(0, x - reach) : x]],
+            dark[rows, x + w : x + w + reach][low[rows, x + w : x + w + reach]],
+        )
+    )
+    if beside.size == 0:
+        return True
+    inside = dark[y : y + h, x : x + w][piece]
+    return float(np.median(inside)) >= ratio * float(np.median(beside))
 
 
 def _straight_shape(m: NDArray[np.uint8], length: float, coverage: float) -> str:

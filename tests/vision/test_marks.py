@@ -769,6 +769,51 @@ def test_underline_too_light_for_the_ink_mask_still_marks_the_owner() -> None:
     assert not read_marks(seg, settings=MarksSettings(faint_level=10.0))[1].underlined
 
 
+def test_a_stretch_of_faint_ruling_under_a_number_is_no_underline_a_stroke_along_it_is(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from dataclasses import replace
+
+    from aggression_vision.vision import marks
+
+    seg = _page([{"number": 23}], seed=3)
+    ys, xs = np.nonzero(seg.writing)
+    y = ys.max() + 14
+    g = seg.gray.astype(np.float32)
+
+    def ruled(under: float | None = None) -> Segmentation:
+        # A faint printed line in long dashes (3 px gaps) under the number, one under it;
+        # ``under``: a pencil underline drawn along the line, that dark.
+        gg = g.copy()
+        for x in range(-19, 220, 69):
+            gg[y : y + 2, max(0, x) : x + 66] = 235 - 0.6 * (235 - 100)
+        if under is not None:
+            gg[y : y + 2, xs.min() - 2 : xs.max() + 2] = 235 - under * (235 - 100)
+        out = np.clip(np.round(gg), 0, 255).astype(np.uint8)
+        return replace(seg, gray=out, image=np.repeat(out[:, :, None], 3, axis=2), ruled=True)
+
+    found: list[bool] = []
+    search = marks._Cutter._faint_underline
+
+    def spy(self: object, *args: object, **kwargs: object) -> object:
+        got = search(self, *args, **kwargs)  # type: ignore[arg-type]
+        if self.reading:  # type: ignore[attr-defined]
+            found.append(got is not None)
+        return got
+
+    monkeypatch.setattr(marks._Cutter, "_faint_underline", spy)
+
+    def underline_found(page: Segmentation, **settings: float) -> bool:
+        found.clear()
+        read_marks(page, settings=MarksSettings(**settings))  # type: ignore[arg-type]
+        return any(found)
+
+    assert not underline_found(ruled())
+    assert underline_found(ruled(), faint_underline_ruling=0.0)
+    assert underline_found(ruled(under=1.0))  # (darker than the line beside it)
+    assert underline_found(replace(ruled(), ruled=False))
+
+
 def test_a_light_underline_close_to_a_border_is_kept_whole() -> None:
     """A light underline within the borders' blurred edges but not touching a border
     (``underline_stroke``): the search below the number no longer cuts it away."""
