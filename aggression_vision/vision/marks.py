@@ -1699,7 +1699,7 @@ class MarksSettings:
     faint_border: float = 2.0
     faint_stroke: float = 0.4
     faint_ruling: bool = True
-    faint_underline_ruling: float = 1.15  # least darkness over the line's beside it (0: off)
+    faint_underline_ruling: float = 1.15  # a ruled light underline: least darkness / the line's
     outline_margin: float = 1.0
     outline_piece: float = 1.0
     outline_keeps_underline: bool = True  # an underline close to a border stays
