@@ -2767,6 +2767,12 @@ def _light_found(
     return m, lab, st, ok
 
 
+#: :func:`_seeded_without_specks` leaves out bright specks narrower than this many pixels
+#: (glare, a grain of the paper: a pixel or two at the working resolution, whatever the
+#: writing's size; the paper's square itself scales with the writing).
+_SPECK_PX = 3
+
+
 def _seeded_without_specks(
     lab: NDArray[np.int32],
     stat: NDArray[np.int32],
@@ -2778,13 +2784,13 @@ def _seeded_without_specks(
     """Whether piece ``i`` of ``lab`` (its stats ``stat``; ``gray`` the same window)
     holds a pixel ``seed`` dark below the paper's level taken, as
     :func:`_paper_minus_gray` does in ``k`` x ``k`` squares, from the grey without its
-    bright specks of a pixel or two (a 3 x 3 erosion first)."""
+    bright specks of a pixel or two (an erosion by ``_SPECK_PX`` first)."""
     x, y, w, h, _ = (int(v) for v in stat)
     hh, ww = gray.shape
     y0, y1, x0, x1 = max(0, y - k), min(hh, y + h + k), max(0, x - k), min(ww, x + w + k)
     win = gray[y0:y1, x0:x1]
-    square = np.ones((3, 3), np.uint8)
-    paper = cv2.dilate(cv2.erode(win, square), np.ones((k, k), np.uint8)).astype(np.float32)
+    speckless = cv2.erode(win, np.ones((_SPECK_PX, _SPECK_PX), np.uint8))
+    paper = cv2.dilate(speckless, np.ones((k, k), np.uint8)).astype(np.float32)
     dark = (paper - win) / np.maximum(paper, 1.0)
     piece = lab[y0:y1, x0:x1] == i
     return bool(np.any(dark[piece] >= seed))
@@ -3364,8 +3370,8 @@ class _Cutter:
         box: tuple[int, int, int, int],
         own: NDArray[np.bool_],
         near_border: Callable[[], NDArray[np.bool_]],
-        region: int = 0,
-        dark: NDArray[np.float32] | None = None,
+        region: int,
+        dark: NDArray[np.float32],
     ) -> tuple[NDArray[np.bool_], tuple[int, int, int, int]] | None:
         """An underline too light or thin for the ink mask below a cluster.
 
@@ -3406,7 +3412,7 @@ class _Cutter:
                 if best:
                     break
         ruling = cfg.faint_underline_ruling > 0 and self.reading and self.seg.ruled
-        if best and ruling and dark is not None:
+        if best and ruling:
             # A stretch of printed ruling the borders or the search cut out is no
             # underline; a stroke drawn along a line is darker than the line beside it.
             lx, ly, lw_, lh, _ = lst[best]
@@ -3503,6 +3509,7 @@ class _Cutter:
         if np.count_nonzero(low) < self.min_area:
             return None  # (most clusters: no light ink around them at all)
         n, lcc, lst, _ = self._light_pieces(low, win, near_border)
+        ruled = cfg.faint_ruling and self.seg.ruled  # (see ``faint_ruling``)
         x0, y0, x1, y1 = box
         hits = []
         for i in range(1, n):
@@ -3521,7 +3528,6 @@ class _Cutter:
                     skeleton = thin(piece)
                     if area < cfg.faint_stroke * self.lw * np.count_nonzero(skeleton):
                         continue  # (printed ruling)
-                ruled = cfg.faint_ruling and self.seg.ruled
                 if ruled and _ruling_piece(piece, (lx, ly), light, th, cfg):
                     continue
             hits.append(i)
