@@ -98,6 +98,11 @@ class MarksSettings:
         read as struck through more often than real cross-outs are soft (on the 64
         tuning+dev pages, 40% of the invented cross-outs and 20% of the real ones).
         (0.8 before ``crossed_views``, whose views temper a blurred number's word.)
+        ``soft_fraction`` 0.45 (sixtieth session; 0.35 before ``crossed_net_word`` and
+        the crossed-out reader's later rounds): marks stage on the cached segmentations
+        of the 750 dev and validation pages, conquered right +13 (tune, r3, dev2 and
+        fresh +1, fresh2 +2, dev3 +7), s3 owner +1, nothing lost; 0.4: +9, 0.5: +13,
+        0.3: -14. ``soft_cross_threshold`` 0.6 instead: +10 (s3 -1).
     soft_levels : tuple of float
         The darkness range (over the crop's ink level) counted as mid-tone.
     ink_dilate : float
@@ -1345,9 +1350,14 @@ class MarksSettings:
         network, and takes the likeliest text of the mean of their posteriors when that
         is a number (:func:`crossed_text`). Real sudoku digits are not read crossed out,
         so they are not asked. Marks stage on the cached segmentations of the 150 dev
-        photos: see the card ``models/marks_crossed.md``. 1 or more: off.
+        photos: see the card ``models/marks_crossed.md``. 1 or more: off. (0.25 since
+        the sixtieth session: marks stage on the cached segmentations of the 750 dev and
+        validation pages, armies +4 (dev2, fresh +1, dev3 +2), fresh2 owner -1; 0.2:
+        armies +1, tune -3.)
     crossed_text_below : float
         See ``crossed_text``: only readings whose posterior is below this are asked.
+        (0.95 since the sixtieth session, 0.9 before: armies +4 (s3, fresh2 +1, dev3
+        +2), nothing lost, same measure.)
     crossed_text_nothing : float
         See ``crossed_text``: a reading of nothing is asked only when read as crossed
         out with more than this probability (a real sudoku photo's blank cell, a stray
@@ -1555,7 +1565,7 @@ class MarksSettings:
     group_gap_y: float = 0.35
     stack_height: float = 0.45
     mark_threshold: float = 0.5
-    soft_fraction: float = 0.35
+    soft_fraction: float = 0.45
     soft_cross_threshold: float = 0.7
     soft_levels: tuple[float, float] = (0.15, 0.7)
     ink_dilate: float = 0.5
@@ -1779,8 +1789,8 @@ class MarksSettings:
     second_underline_seen: bool = True  # the mean reads no underline neither network saw
     second_underline_veto: float = 0.44  # mean below which a yes of the second is taken back
     second_underline_veto_all: bool = True  # ... and only when every helper says no
-    crossed_text: float = 0.3  # cross-out probability from which the text is read again
-    crossed_text_below: float = 0.9  # ... of readings whose posterior is below this
+    crossed_text: float = 0.25  # cross-out probability from which the text is read again
+    crossed_text_below: float = 0.95  # ... of readings whose posterior is below this
     crossed_text_nothing: float = 0.5  # ... and of readings of nothing from this one
     crossed_text_net: str = "crossed"  # whose word: second / crossed
     crossed_text_mix: str = "mean"  # how it is taken: better / mean

@@ -49,11 +49,14 @@ def test_only_numbers_read_crossed_out_are_asked() -> None:
     underlined = ClusterReading(cl, "4", 0.3, 0.95, 0.1)
     letter = ClusterReading(cl, "A", 0.6, 0.0, 0.9)
     part = ClusterReading(Cluster(1, (0, 0, 20, 30), (1,), split_of=(0, 1)), "7", 0.6, 0.0, 0.9)
-    sure = ClusterReading(cl, "7", 0.95, 0.0, 0.9)
+    sure = ClusterReading(cl, "7", 0.97, 0.0, 0.9)
     # A stray mark read as nothing, in doubt about a cross-out (a blank sudoku cell).
     nothing = ClusterReading(cl, "", 0.2, 0.7, 0.44)
     assert crossed_asked(crossed, cfg)
     assert crossed_asked(replace(nothing, crossed=0.9), cfg)
+    # A doubtful cross-out is asked too, and a fairly sure reading of a crossed number.
+    assert crossed_asked(replace(crossed, crossed=0.27), cfg)
+    assert crossed_asked(replace(crossed, probability=0.92), cfg)
     asked_not = (plain, underlined, letter, part, sure, nothing)
     assert not any(crossed_asked(r, cfg) for r in asked_not)
     first, second = _Reads("1", 0.5), _Reads("4", 0.5)
