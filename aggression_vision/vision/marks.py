@@ -2394,12 +2394,7 @@ class _Extraction:
         y0, y1 = max(0, f * int(rows[0]) - f - k), min(hh, f * int(rows[-1]) + f + k)
         x0, x1 = max(0, f * int(cols[0]) - f - k), min(ww, f * int(cols[-1]) + f + k)
         box = np.s_[y0:y1, x0:x1]
-        g = seg.gray[box].astype(np.float32)
-        # (The brightest grey of the square dilated in uint8, the same maximum; the
-        # arithmetic in place: the box may be most of the map.)
-        paper = cv2.dilate(seg.gray[box], np.ones((k, k), np.uint8)).astype(np.float32)
-        dark = np.subtract(paper, g)
-        dark /= np.maximum(paper, 1.0, out=paper)
+        dark = _below_paper(seg.gray[box], k)
         ink = cc[box] > 0
         near_ink = ink
         if beside:
@@ -2792,18 +2787,30 @@ def _seeded_without_specks(
     seed: float,
 ) -> bool:
     """Whether piece ``i`` of ``lab`` (its stats ``stat``; ``gray`` the same window)
-    holds a pixel ``seed`` dark below the paper's level taken, as
-    :func:`_paper_minus_gray` does in ``k`` x ``k`` squares, from the grey without its
-    bright specks of a pixel or two (an erosion by ``_SPECK_PX`` first)."""
+    holds a pixel ``seed`` dark (:func:`_below_paper`, as the light search measures it)
+    below the paper's level taken from the grey without its bright specks of a pixel or
+    two (an erosion by ``_SPECK_PX`` first)."""
     x, y, w, h, _ = (int(v) for v in stat)
     hh, ww = gray.shape
     y0, y1, x0, x1 = max(0, y - k), min(hh, y + h + k), max(0, x - k), min(ww, x + w + k)
     win = gray[y0:y1, x0:x1]
-    speckless = cv2.erode(win, np.ones((_SPECK_PX, _SPECK_PX), np.uint8))
-    paper = cv2.dilate(speckless, np.ones((k, k), np.uint8)).astype(np.float32)
-    dark = (paper - win) / np.maximum(paper, 1.0)
+    dark = _below_paper(win, k, cv2.erode(win, np.ones((_SPECK_PX, _SPECK_PX), np.uint8)))
     piece = lab[y0:y1, x0:x1] == i
     return bool(np.any(dark[piece] >= seed))
+
+
+def _below_paper(
+    gray: NDArray[np.uint8], k: int, level: NDArray[np.uint8] | None = None
+) -> NDArray[np.float32]:
+    """How much darker than the paper each pixel of ``gray`` is, as a share of the
+    paper's level: the brightest grey of ``level`` (``gray`` itself when None) within a
+    ``k`` x ``k`` square (dilated in uint8, the same maximum; the arithmetic in place:
+    the window may be most of the map)."""
+    paper = cv2.dilate(gray if level is None else level, np.ones((k, k), np.uint8))
+    paper32 = paper.astype(np.float32)
+    dark = np.subtract(paper32, gray.astype(np.float32))
+    dark /= np.maximum(paper32, 1.0, out=paper32)
+    return dark
 
 
 def _paper_grain(
@@ -3421,19 +3428,17 @@ class _Cutter:
                     best = 0
                 if best:
                     break
-        ruling = cfg.faint_underline_ruling > 0 and self.reading and self.seg.ruled
-        if best and ruling:
+        if not best:
+            return None
+        lx, ly, lw_, lh, _ = lst[best]
+        if cfg.faint_underline_ruling > 0 and self.reading and self.seg.ruled:
             # A stretch of printed ruling the borders or the search cut out is no
             # underline; a stroke drawn along a line is darker than the line beside it.
-            lx, ly, lw_, lh, _ = lst[best]
             piece = lcc[ly : ly + lh, lx : lx + lw_] == best
             if _ruling_piece(piece, (lx, ly), light, self.text_h, cfg) and not _darker_than_beside(
                 piece, (lx, ly), light, dark, self.text_h, cfg.faint_underline_ruling
             ):
-                best = 0
-        if not best:
-            return None
-        lx, ly, lw_, lh, _ = lst[best]
+                return None
         got = cv2.dilate((lcc == best).astype(np.uint8), self.grow) > 0
         return got, (int(lx), int(ly), int(lx + lw_), int(ly + lh))
 
