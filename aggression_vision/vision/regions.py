@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import functools
 import time
-from collections.abc import Callable, Container
+from collections.abc import Callable, Container, Sequence
 from dataclasses import dataclass
 
 import cv2
@@ -2025,6 +2025,10 @@ def dividing_pieces(
     darkness: NDArray[np.float32] | None = None,
     digit_tone: float = 0.0,
     held_inradius: float = 0.0,
+    judge: Callable[[NDArray[np.float32]], float] | None = None,
+    min_posterior: float = 0.0,
+    turn_clusters: int = 8,
+    any_turn: bool = False,
 ) -> NDArray[np.bool_]:
     """Pieces of writing that divide a country in two, with their joins.
 
@@ -2072,7 +2076,14 @@ def dividing_pieces(
     piece of writing of its own, half a writing height to ``digit_extent``
     writing heights long (:func:`_divides_held`: a small country and its
     number; an underline or a digit joined to the borders cuts off a corner
-    with no number in it).
+    with no number in it). With ``judge`` (and ``darkness``), a piece whose
+    ink reads as a number with at least ``min_posterior`` is a number, not
+    border (a "2" whose bar touches one border and whose foot points at
+    another; a straight stretch of border reads as a 1, which the judge does
+    not count): turned whichever way it reads best with ``any_turn`` (the
+    players write from their own sides of the sheet), else as the page's
+    writing (the ``turn_clusters`` largest pieces of writing of a number's
+    height read best so, :func:`_writing_turn`).
 
     Parameters
     ----------
@@ -2097,6 +2108,12 @@ def dividing_pieces(
         A ratio of median darknesses (0: no tone test).
     held_inradius : float
         Pixels (0: off).
+    judge : callable, optional
+        A darkness crop's probability of reading as a number (see
+        :func:`_number_reader`); None: no such test.
+    min_posterior : float
+    turn_clusters : int
+    any_turn : bool
     ruling : (H, W) bool, optional
     colour : (H, W, 3) uint8, optional
         The working image (no hue test without it).
@@ -2124,6 +2141,7 @@ def dividing_pieces(
     # (The writing's height from the components labelled above: writing_height's.)
     need_h = digit_gap > 0 or held_inradius > 0
     text_h = _component_height(stats[1:], line_width) if need_h else 0.0
+    turn: int | None = None
     # The line-like pieces with an end near the borders, and their far ends.
     lines: dict[int, tuple[NDArray[np.int64], NDArray[np.bool_]]] = {}
     for k in np.nonzero(cand)[0]:
@@ -2226,8 +2244,37 @@ def dividing_pieces(
             for k2 in pieces
         ):
             continue
+        if judge is not None and darkness is not None and min_posterior > 0:
+            if turn is None and not any_turn:
+                tall = np.flatnonzero(
+                    np.maximum(stats[:, cv2.CC_STAT_WIDTH], stats[:, cv2.CC_STAT_HEIGHT])
+                    >= 0.5 * _component_height(stats[1:], line_width)
+                )
+                turn = _writing_turn(lab, stats, tall[tall > 0], darkness, judge, turn_clusters)
+            turns: Sequence[int] = range(4) if turn is None else (turn,)
+            if any(
+                _reads_as_number(k2, lab, stats, darkness, judge, t) >= min_posterior
+                for k2 in pieces
+                for t in turns
+            ):
+                continue
         out[box[1] : box[3], box[0] : box[2]] |= cut
     return out
+
+
+def _reads_as_number(
+    k: int,
+    lab: NDArray[np.int32],
+    stats: NDArray,
+    darkness: NDArray[np.float32],
+    judge: Callable[[NDArray[np.float32]], float],
+    turn: int,
+) -> float:
+    """``judge``'s word on the ink of piece ``k`` of ``lab``, turned ``turn`` quarter turns."""
+    x, y, cw, ch = (int(v) for v in stats[k, :4])
+    win = np.s_[y : y + ch, x : x + cw]
+    crop = np.where(lab[win] == k, darkness[win], np.float32(0.0)).astype(np.float32)
+    return judge(np.ascontiguousarray(np.rot90(crop, turn)))
 
 
 def _like_border(
@@ -3553,6 +3600,12 @@ def segment(
             darkness=ink.darkness,
             digit_tone=settings.divide_digit_tone,
             held_inradius=settings.divide_held_inradius * lw,
+            judge=_number_reader(settings.divide_number_least)
+            if settings.divide_number_posterior > 0
+            else None,
+            min_posterior=settings.divide_number_posterior,
+            turn_clusters=settings.welded_split_turn_clusters,
+            any_turn=settings.divide_number_any_turn,
         )
         if divided.any():
             borders = borders | divided

@@ -877,6 +877,23 @@ class ReaderSettings:
         smaller. A number is written in one pen; a digit in ink beside a
         pencilled border's stretch is not the stretch's neighbour in a
         number. 0: no tone test.
+    divide_number_posterior : float
+        A dividing piece (see ``divide_inradius``) whose ink reads as a number
+        ``divide_number_least`` or more with at least this probability is a
+        number welded to the borders (a "2" whose bar touches one border and
+        whose foot points at another), not a stretch of border. 0 turns the
+        test off. (Sixty-first session, any turn, against 0: dev predicted
+        countries -10, matched -2, adjacency right +6, armies +3, conquered
+        -1, letters +6; validation predicted -9, matched +1, adjacency right
+        +12, armies +6, owner +4, conquered +2; 18 pages better, 1 worse: dev3
+        061158, whose ">"-shaped stretch of border reads as a number at 0.96.
+        0.7: dev armies +3, but matched -7 and 6 pages worse.)
+    divide_number_least : int
+        ... counting numbers from this (a straight stretch of border reads 1).
+    divide_number_any_turn : bool
+        ... turned whichever way it reads best (the players write from their
+        own sides of the sheet); False: as the page's writing only (the
+        ``welded_split_turn_clusters`` largest pieces read best so).
     divide_held_inradius : float
         A line-like piece with both far ends within ``divide_end_reach`` of
         the borders is border also when, joined, it divides a country into
@@ -1165,4 +1182,7 @@ class ReaderSettings:
     divide_digit_extent: float = 1.5  # writing heights
     divide_digit_tone: float = 2.0  # darkness ratio; 0: no tone test
     divide_held_inradius: float = 3.0  # line widths; 0: off
+    divide_number_posterior: float = 0.9
+    divide_number_least: int = 2
+    divide_number_any_turn: bool = True
     polygon_tolerance: float = 0.5

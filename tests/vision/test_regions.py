@@ -1254,14 +1254,18 @@ def test_a_bent_border_piece_cut_off_by_gaps_divides_its_country() -> None:
     cv2.polylines(img, [zigzag], False, INK, LW, cv2.LINE_AA)
     # A number beside a border stays writing.
     cv2.putText(img, "17", (400, 400), cv2.FONT_HERSHEY_SIMPLEX, 2.5, INK, 4, cv2.LINE_AA)
-    seg = segment(img)
+    # (This zigzag reads as a 3 upright and as a 5 upside down, the latter above
+    # divide_number_posterior: with that test on, it stays writing, as a number
+    # welded to the borders would. The test is of the bent piece's joining.)
+    settings = replace(ReaderSettings(), divide_number_posterior=0.0)
+    seg = segment(img, settings=settings)
     scale = seg.image.shape[1] / 1800  # the working image is smaller
     left, right = (int(500 * scale), int(265 * scale)), (int(1300 * scale), int(265 * scale))
     assert 0 != _cell_of(seg, *left) != _cell_of(seg, *right) != 0
     assert len(seg.regions) == 3
     y0, y1, x0, x1 = (int(v * scale) for v in (350, 400, 400, 500))
     assert seg.writing[y0:y1, x0:x1].any()
-    off = segment(img, settings=replace(ReaderSettings(), divide_inradius=0.0))
+    off = segment(img, settings=replace(settings, divide_inradius=0.0))
     assert _cell_of(off, *left) == _cell_of(off, *right) != 0
 
 
@@ -1368,6 +1372,38 @@ def test_a_digit_beside_another_is_no_dividing_border() -> None:
     assert not divided(True, 0.35, ink=0.5)  # the same pen, a firmer stroke
     assert divided(True, 0.35, ink=0.8)  # a number in ink: not the piece's
     assert divided(True, 0.0)
+
+
+def test_a_piece_that_reads_as_a_number_is_no_dividing_border() -> None:
+    """A piece that ``dividing_pieces`` would join to the borders stays writing
+    when the number reader (``judge``) reads it as a number surely enough:
+    turned any way with ``any_turn``, else turned as the page's writing (here
+    the four wide "numbers" that read best unturned)."""
+
+    lw = 4.0
+    borders, found = _one_boxed_country(lw)
+
+    def wide_reads(crop: np.ndarray) -> float:
+        # (A stand-in for the network: ink wider than tall reads as a number.)
+        return 0.95 if crop.shape[1] > crop.shape[0] else 0.05
+
+    def divided(numbers: bool, **kw: Any) -> bool:
+        writing = np.zeros_like(borders)
+        writing[66:234, 200:204] = True  # 12 px short of both lines: tall
+        if numbers:
+            for y in (100, 180):
+                writing[y : y + 20, 80:110] = writing[y : y + 20, 260:290] = True
+        darkness = np.where(writing, np.float32(0.3), np.float32(0.0))
+        args: dict[str, Any] = dict(darkness=darkness, judge=wide_reads, min_posterior=0.9)
+        got = _dividing(borders, writing, found, lw, **(args | kw))
+        return bool(got[60:240, 200].all())
+
+    assert not divided(True, any_turn=True)  # it reads as a number turned a quarter
+    assert divided(True, any_turn=False)  # the page's writing reads unturned
+    assert not divided(False, any_turn=False)  # alone it sets the page's turn
+    assert divided(True, any_turn=True, min_posterior=0.99)
+    assert divided(True, any_turn=True, judge=None)
+    assert divided(True, any_turn=True, darkness=None)
 
 
 def test_a_piece_between_two_small_numbered_countries_divides_them() -> None:
