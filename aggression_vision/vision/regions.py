@@ -1710,9 +1710,7 @@ def _writing_turn(
     pick = tall[np.argsort(-cstats[tall, cv2.CC_STAT_AREA], kind="stable")[:count]]
     score = np.zeros(4)
     for k in pick:
-        x, y, cw, ch = (int(v) for v in cstats[k, :4])
-        win = np.s_[y : y + ch, x : x + cw]
-        crop = np.where(comps[win] == k, darkness[win], np.float32(0.0)).astype(np.float32)
+        crop = _piece_darkness(int(k), comps, cstats, darkness)
         for t in range(4):
             score[t] += judge(np.ascontiguousarray(np.rot90(crop, t)))
     return int(np.argmax(score))
@@ -2271,10 +2269,17 @@ def _reads_as_number(
     turn: int,
 ) -> float:
     """``judge``'s word on the ink of piece ``k`` of ``lab``, turned ``turn`` quarter turns."""
+    crop = _piece_darkness(k, lab, stats, darkness)
+    return judge(np.ascontiguousarray(np.rot90(crop, turn)))
+
+
+def _piece_darkness(
+    k: int, lab: NDArray[np.int32], stats: NDArray, darkness: NDArray[np.float32]
+) -> NDArray[np.float32]:
+    """The ``darkness`` of piece ``k`` of ``lab`` in its box (``stats[k]``), 0 off it."""
     x, y, cw, ch = (int(v) for v in stats[k, :4])
     win = np.s_[y : y + ch, x : x + cw]
-    crop = np.where(lab[win] == k, darkness[win], np.float32(0.0)).astype(np.float32)
-    return judge(np.ascontiguousarray(np.rot90(crop, turn)))
+    return np.where(lab[win] == k, darkness[win], np.float32(0.0)).astype(np.float32)
 
 
 def _like_border(
