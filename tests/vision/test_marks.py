@@ -1964,7 +1964,11 @@ def test_the_doubtful_cross_outs_of_a_page_still_being_filled_are_taken_off() ->
     got = placing_crosses(marks, {0: 0.8, 3: 0.7}, cfg)
     assert not any(m.crossed for m in got.values())
     # One sure cross-out: the page is in the last phase, its numbers misread.
-    assert placing_crosses(marks, {0: 0.8, 3: 0.95}, cfg) == marks
+    assert placing_crosses(marks, {0: 0.8, 3: 0.99}, cfg) == marks
+    # (0.95 is not sure enough: one such cross-out on a page still being filled is
+    # most often a misread, see ``MarksSettings.placing_doubt``.)
+    got = placing_crosses(marks, {0: 0.8, 3: 0.95}, cfg)
+    assert not any(m.crossed for m in got.values())
     # Three cross-outs: the same.
     more = {**marks, 2: CountryMarks(20, True, True, None, 0.9)}
     assert placing_crosses(more, {0: 0.8, 2: 0.8, 3: 0.7}, cfg) == more
