@@ -454,6 +454,10 @@ HEIGHT_MIN_AREA_LW2 = 4.0
 #: ... and is this many line widths on a page with none.
 HEIGHT_DEFAULT_LW = 10.0
 
+#: :func:`dividing_pieces` takes a piece of writing at least this many writing
+#: heights long for a digit (a small country's number, a voter on the page's turn).
+DIGIT_MIN_HEIGHT = 0.5
+
 #: A piece of writing with more loose skeleton ends than this is a scribble or
 #: a letter, not a broken-off piece of border (:func:`linked_fragments`).
 LINK_MAX_ENDS = 12
@@ -2137,7 +2141,8 @@ def dividing_pieces(
     thickness = max(2, int(round(line_width)))
     margin = int(np.ceil(end_reach)) + 2
     # (The writing's height from the components labelled above: writing_height's.)
-    need_h = digit_gap > 0 or held_inradius > 0
+    page_turn = judge is not None and darkness is not None and min_posterior > 0 and not any_turn
+    need_h = digit_gap > 0 or held_inradius > 0 or page_turn
     text_h = _component_height(stats[1:], line_width) if need_h else 0.0
     turn: int | None = None
     # The line-like pieces with an end near the borders, and their far ends.
@@ -2200,9 +2205,8 @@ def dividing_pieces(
         if not divides and not links and held_inradius > 0:
             longest = digit_extent * text_h if digit_extent > 0 else np.inf
             held = (held_inradius, min_inradius)
-            divides = _divides_held(
-                found, cut, box[:2], held, lab, stats, k, lines, (0.5 * text_h, longest)
-            )
+            sizes = (DIGIT_MIN_HEIGHT * text_h, longest)
+            divides = _divides_held(found, cut, box[:2], held, lab, stats, k, lines, sizes)
         if not divides:
             continue
         if (
@@ -2243,34 +2247,28 @@ def dividing_pieces(
         ):
             continue
         if judge is not None and darkness is not None and min_posterior > 0:
-            if turn is None and not any_turn:
+            if page_turn and turn is None:
                 tall = np.flatnonzero(
                     np.maximum(stats[:, cv2.CC_STAT_WIDTH], stats[:, cv2.CC_STAT_HEIGHT])
-                    >= 0.5 * _component_height(stats[1:], line_width)
+                    >= DIGIT_MIN_HEIGHT * text_h
                 )
                 turn = _writing_turn(lab, stats, tall[tall > 0], darkness, judge, turn_clusters)
             turns: Sequence[int] = range(4) if turn is None else (turn,)
             if any(
-                _reads_as_number(k2, lab, stats, darkness, judge, t) >= min_posterior
+                _best_turned(_piece_darkness(k2, lab, stats, darkness), judge, turns)
+                >= min_posterior
                 for k2 in pieces
-                for t in turns
             ):
                 continue
         out[box[1] : box[3], box[0] : box[2]] |= cut
     return out
 
 
-def _reads_as_number(
-    k: int,
-    lab: NDArray[np.int32],
-    stats: NDArray,
-    darkness: NDArray[np.float32],
-    judge: Callable[[NDArray[np.float32]], float],
-    turn: int,
+def _best_turned(
+    crop: NDArray[np.float32], judge: Callable[[NDArray[np.float32]], float], turns: Sequence[int]
 ) -> float:
-    """``judge``'s word on the ink of piece ``k`` of ``lab``, turned ``turn`` quarter turns."""
-    crop = _piece_darkness(k, lab, stats, darkness)
-    return judge(np.ascontiguousarray(np.rot90(crop, turn)))
+    """``judge``'s best word on ``crop`` turned by each of ``turns`` quarter turns."""
+    return max(judge(np.ascontiguousarray(np.rot90(crop, t))) for t in turns)
 
 
 def _piece_darkness(
