@@ -343,6 +343,31 @@ def test_smudged_corner_contact_is_dropped() -> None:
     assert len(linked) == 6
 
 
+def test_a_short_border_between_two_junctions_is_kept_and_a_smudged_corner_dropped() -> None:
+    # With the reader's settings: two countries diagonal around a four-country junction
+    # (common neighbours 2 and 3, not adjacent to each other) whose boundary measures
+    # ``contact`` line widths, the junction's sides ``side`` line widths.
+    st = ReaderSettings()
+    lw = 4.0
+
+    def dropped(contact: float, side: float) -> bool:
+        sides = [(1, 2, side * lw), (1, 3, side * lw), (2, 4, side * lw), (3, 4, side * lw)]
+        kept = drop_corner_contacts(
+            [*sides, (1, 4, contact * lw)],
+            max_length=st.corner_contact_length * lw,
+            ratio=st.corner_contact_ratio,
+        )
+        return (1, 4, contact * lw) not in kept
+
+    # The smudged corners of the real sudoku photos: 4.1-5.8 line widths, 0.30-0.35
+    # of the junction's shortest side.
+    assert dropped(4.1, 4.1 / 0.30) and dropped(5.8, 5.8 / 0.35)
+    # A short border between two T-junctions (the synthetic maps draw them at least six
+    # line widths long), beside sides not much longer, or longer than any corner seen.
+    assert not dropped(5.5, 12.0)
+    assert not dropped(6.8, 40.0)
+
+
 def test_light_pencil_map_is_read() -> None:
     # Strokes only about 15 % darker than the paper: nowhere "strong" ink,
     # but long, so they are strokes and not paper grain.
