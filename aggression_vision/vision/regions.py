@@ -1701,6 +1701,15 @@ def _number_reader(least: int = 1) -> Callable[[NDArray[np.float32]], float] | N
     return read
 
 
+def _long_pieces(stats: NDArray[np.int32], length: float) -> NDArray[np.intp]:
+    """The labels (background left out) of the components whose box's longer side
+    (``stats``: ``connected_components``') is at least ``length``."""
+    tall = np.flatnonzero(
+        np.maximum(stats[:, cv2.CC_STAT_WIDTH], stats[:, cv2.CC_STAT_HEIGHT]) >= length
+    )
+    return tall[tall > 0]
+
+
 def _writing_turn(
     comps: NDArray[np.int32],
     cstats: NDArray[np.int32],
@@ -1820,11 +1829,9 @@ def welded_splits(
         return out
     # Countries that hold writing of a number's height.
     _, comps, cstats, _ = connected_components(writing.view(np.uint8))
-    tall = np.flatnonzero(
-        np.maximum(cstats[:, cv2.CC_STAT_WIDTH], cstats[:, cv2.CC_STAT_HEIGHT]) >= clean_height
-    )
+    tall = _long_pieces(cstats, clean_height)
     numbered: set[int] = set()
-    for k in tall[tall > 0]:
+    for k in tall:
         x, y, cw, ch = (int(v) for v in cstats[k, :4])
         win = np.s_[y : y + ch, x : x + cw]
         numbered.add(_majority_label(pockets[win], comps[win] == k))
@@ -1866,7 +1873,7 @@ def welded_splits(
             continue
         if judge is not None and darkness is not None:
             if turn is None:
-                turn = _writing_turn(comps, cstats, tall[tall > 0], darkness, judge, turn_clusters)
+                turn = _writing_turn(comps, cstats, tall, darkness, judge, turn_clusters)
             crop = np.where(rest > 0, darkness[win], np.float32(0.0)).astype(np.float32)
             if judge(np.ascontiguousarray(np.rot90(crop, turn))) < min_posterior:
                 continue
@@ -2141,7 +2148,8 @@ def dividing_pieces(
     thickness = max(2, int(round(line_width)))
     margin = int(np.ceil(end_reach)) + 2
     # (The writing's height from the components labelled above: writing_height's.)
-    page_turn = judge is not None and darkness is not None and min_posterior > 0 and not any_turn
+    judging = judge is not None and darkness is not None and min_posterior > 0
+    page_turn = judging and not any_turn
     need_h = digit_gap > 0 or held_inradius > 0 or page_turn
     text_h = _component_height(stats[1:], line_width) if need_h else 0.0
     turn: int | None = None
@@ -2246,13 +2254,11 @@ def dividing_pieces(
             for k2 in pieces
         ):
             continue
-        if judge is not None and darkness is not None and min_posterior > 0:
+        if judging:
+            assert judge is not None and darkness is not None  # (judging says so)
             if page_turn and turn is None:
-                tall = np.flatnonzero(
-                    np.maximum(stats[:, cv2.CC_STAT_WIDTH], stats[:, cv2.CC_STAT_HEIGHT])
-                    >= DIGIT_MIN_HEIGHT * text_h
-                )
-                turn = _writing_turn(lab, stats, tall[tall > 0], darkness, judge, turn_clusters)
+                tall = _long_pieces(stats, DIGIT_MIN_HEIGHT * text_h)
+                turn = _writing_turn(lab, stats, tall, darkness, judge, turn_clusters)
             turns: Sequence[int] = range(4) if turn is None else (turn,)
             if any(
                 _best_turned(_piece_darkness(k2, lab, stats, darkness), judge, turns)
