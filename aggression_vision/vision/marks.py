@@ -1829,7 +1829,7 @@ class MarksSettings:
     # and 18 read 1 and 8 where the total was off elsewhere, dev3 061133, 061209.)
     hundred_letter_part: float = 0.5
     hundred_count_gap: int = 2  # see :func:`lone_hundred` (0: off)
-    hundred_lone: tuple[int, ...] = (10,)  # see :func:`lone_hundred`
+    hundred_lone: tuple[int, ...] = (10, 60, 90)  # see :func:`lone_hundred`
     touch_shift: float = 0.3  # writing heights a touching stroke is moved down (0: off)
     faint_reread: float = 0.95  # core darkness of the pieces faint clusters are read from (0: off)
     touch_least: float = 0.02  # least underline probability of a number looked at
@@ -7201,6 +7201,12 @@ def lone_hundred(
     there: a "100" read as "10" has lost a digit (the network's posterior of 100 on
     such a crop is 1e-4 to 1e-2, too low for :func:`hundred_armies`). (Not "1": a
     sudoku's one cell read as underlined is a 1 far more often than a 100 is read so.)
+    "60" and "90" are a "100" too: a "1" leaning on the first "0" reads as a 6, and
+    "00" alone (the "1" lost to the borders or to another cluster) has no word of the
+    vocabulary but these. (Sixty-third session, marks stage on the cached segmentations
+    of d994f82: armies dev3 4478 -> 4481, fresh 1830 -> 1831, fresh2 2461 -> 2462, no
+    other count of any set changed; every number 2-99 instead: r3 +1, dev3 +3, fresh
+    +1, fresh2 -1.)
 
     Examples
     --------

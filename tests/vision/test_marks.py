@@ -2172,6 +2172,13 @@ def test_the_lone_number_of_a_player_with_no_armies_left_reads_a_hundred() -> No
     # The second player (not underlined) likewise.
     flip = {k: replace(m, underlined=not m.underlined) for k, m in marks.items()}
     assert lone_hundred(flip, MarksSettings())[0].armies == 100
+    # "60" (a "1" leaning on the first "0") and "90" ("00" alone) are a 100 too; a
+    # lone 30 is kept.
+    for read in (60, 90):
+        misread = {**marks, 0: CountryMarks(read, True, False, None, 0.9)}
+        assert lone_hundred(misread, MarksSettings())[0].armies == 100
+    thirty = {**marks, 0: CountryMarks(30, True, False, None, 0.9)}
+    assert lone_hundred(thirty, MarksSettings()) == thirty
 
 
 def test_fast_paths_give_the_same_numbers_as_the_plain_ones() -> None:
