@@ -1725,7 +1725,7 @@ def _writing_turn(
     for k in pick:
         crop = _piece_darkness(int(k), comps, cstats, darkness)
         for t in range(4):
-            score[t] += judge(np.ascontiguousarray(np.rot90(crop, t)))
+            score[t] += _turned_word(crop, judge, t)
     return int(np.argmax(score))
 
 
@@ -1875,7 +1875,7 @@ def welded_splits(
             if turn is None:
                 turn = _writing_turn(comps, cstats, tall, darkness, judge, turn_clusters)
             crop = np.where(rest > 0, darkness[win], np.float32(0.0)).astype(np.float32)
-            if judge(np.ascontiguousarray(np.rot90(crop, turn))) < min_posterior:
+            if _turned_word(crop, judge, turn) < min_posterior:
                 continue
         out[win] |= before[win] == k
     return out
@@ -2274,7 +2274,14 @@ def _best_turned(
     crop: NDArray[np.float32], judge: Callable[[NDArray[np.float32]], float], turns: Sequence[int]
 ) -> float:
     """``judge``'s best word on ``crop`` turned by each of ``turns`` quarter turns."""
-    return max(judge(np.ascontiguousarray(np.rot90(crop, t))) for t in turns)
+    return max(_turned_word(crop, judge, t) for t in turns)
+
+
+def _turned_word(
+    crop: NDArray[np.float32], judge: Callable[[NDArray[np.float32]], float], turn: int
+) -> float:
+    """``judge``'s word on ``crop`` turned by ``turn`` quarter turns (counter-clockwise)."""
+    return judge(np.ascontiguousarray(np.rot90(crop, turn)))
 
 
 def _piece_darkness(
