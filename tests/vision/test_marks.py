@@ -3650,3 +3650,81 @@ def test_a_two_the_second_network_reads_as_seven_is_a_seven() -> None:
     assert second_sevens([two], [crop], cfg, TwoOrSeven("2", 0.5))[0].text == "7"  # type: ignore[arg-type]
     once = MarksSettings(second_seven=1.0)
     assert second_sevens([two], [crop], once, TwoOrSeven("2", 0.5))[0].text == "2"  # type: ignore[arg-type]
+
+
+def _margin_sheet(where: str, on_borders: bool = False) -> Segmentation:
+    """A 400 x 500 sheet with a map (a square) and a red line down the side ``where``
+    ("left", "right", "top", "bottom") of it, or drawn as one of its borders."""
+    h, w = 400, 500
+    image = np.full((h, w, 3), 235, np.uint8)
+    borders = np.zeros((h, w), bool)
+    cv2.rectangle(borders.view(np.uint8), (150, 100), (350, 300), 1, 3)
+    labels = np.zeros((h, w), np.int32)
+    labels[103:298, 153:348] = 1
+    image[borders] = 60
+    red = (90, 80, 225)  # (BGR)
+    if on_borders:
+        cv2.line(image, (150, 0), (150, h - 1), red, 3)
+        borders[:, 149:152] = True
+    elif where in ("left", "right"):
+        x = 60 if where == "left" else w - 61
+        cv2.line(image, (x, 0), (x, h - 1), red, 3)
+    else:
+        y = 50 if where == "top" else h - 51
+        cv2.line(image, (0, y), (w - 1, y), red, 3)
+    gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    return Segmentation(
+        image=image,
+        gray=gray,
+        ink=borders.copy(),
+        borders=borders,
+        writing=np.zeros((h, w), bool),
+        labels=labels,
+        regions=[Region(1, [], 195.0 * 195.0, (250.0, 200.0), (150, 100, 350, 300))],
+        adjacency=[],
+        line_width=3.0,
+        to_photo=np.eye(3),
+        photo_size=(w, h),
+    )
+
+
+def test_a_sheets_red_margin_line_lies_on_the_writings_left() -> None:
+    """The rotation that puts a lined sheet's red margin on the writing's left, in the
+    sense of the writing's rotation (counter-clockwise): none for a red border of the
+    map, nor when turned off."""
+    from aggression_vision.vision.marks import margin_turn
+
+    cfg = MarksSettings()
+    for where, turn in (("left", 0.0), ("right", 180.0), ("top", 90.0), ("bottom", 270.0)):
+        found = margin_turn(_margin_sheet(where), cfg)
+        assert found is not None and abs(found - turn) < 0.01
+    assert margin_turn(_margin_sheet("left", on_borders=True), cfg) is None
+    assert margin_turn(_margin_sheet("left"), MarksSettings(margin_votes=0.0)) is None
+
+
+def test_the_margins_turn_wins_unless_the_voters_read_it_clearly_worse() -> None:
+    """Writing runs from the sheet's margin: voters that read alike both ways up (6/9,
+    8, 0) take the turn that puts the margin on their left (fresh seeds 20110, 20238,
+    upside down with the margin on the right, were read upright); voters that read
+    clearly better their own way keep it (a sheet turned round)."""
+    from aggression_vision.vision.marks import writing_orientation
+
+    even = np.zeros((40, 32), np.float32)  # (half its ink in each half: reads alike)
+    even[2:38, 4:28] = 0.5
+    tee = np.zeros((40, 32), np.float32)  # (a T: top-heavy, best read upright)
+    tee[2:10, 2:30] = 1.0
+    tee[10:38, 14:18] = 1.0
+    net = _TopHeavyEight()
+
+    def turn(voters: list[np.ndarray], margin: float | None, **kw: float) -> float:
+        cfg = MarksSettings(**kw)  # type: ignore[arg-type]
+        return writing_orientation(voters, net, rectified=True, margin=margin, settings=cfg)  # type: ignore[arg-type]
+
+    evens = [even.copy() for _ in range(8)]
+    assert turn(evens, None) == 0.0
+    assert turn(evens, 178.0) == 180.0
+    assert turn(evens, 88.0) == 90.0
+    assert turn(evens, 20.0) == 0.0
+    assert turn(evens, 178.0, orientation_margin_far=180.0) == 0.0
+    tees = [tee.copy() for _ in range(8)]
+    assert turn(tees, 180.0) == 0.0
