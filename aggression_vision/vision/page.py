@@ -1,12 +1,14 @@
 """Find the sheet of paper in a photo and resample it to the working image.
 
 When the four edges of the sheet are visible the sheet is rectified with a
-homography; otherwise the whole photo is used. The user may give the corners.
+homography; otherwise the whole photo is used, rectified by the sheet's printed
+ruling when that is seen in strong perspective. The user may give the corners.
 """
 
 from __future__ import annotations
 
 import itertools
+import math
 from dataclasses import dataclass
 from typing import Any
 
@@ -32,7 +34,8 @@ class Page:
     corners : (4, 2) float64 or None
         The sheet's corners in photo coordinates when a sheet was rectified.
     rectified : bool
-        Whether the working image is a rectified sheet (True) or the whole photo.
+        Whether the working image is a rectified sheet (True: by its corners, or by
+        its printed ruling when they are not seen) or the whole photo.
     """
 
     image: NDArray[np.uint8]
@@ -675,6 +678,165 @@ def _sheet_size(corners: Corners, long_side: int) -> tuple[int, int]:
     return max(16, int(round(width * s))), max(16, int(round(height * s)))
 
 
+def _ruling_segments(gray: NDArray[np.uint8], *, settings: ReaderSettings) -> NDArray[np.float64]:
+    """Straight segments (x0, y0, x1, y1 in ``gray``'s pixels) of thin dark lines, at
+    least ``ruling_perspective_length`` of the shorter side long."""
+    f = min(1.0, settings.ruling_perspective_px / max(gray.shape[:2]))
+    small = cv2.resize(gray, None, fx=f, fy=f, interpolation=cv2.INTER_AREA)
+    hat = cv2.morphologyEx(small, cv2.MORPH_BLACKHAT, np.ones((5, 5), np.uint8))
+    level = max(6.0, float(np.percentile(hat, 93)))
+    lines = (hat > level).view(np.uint8)
+    short = min(small.shape[:2])
+    found = cv2.HoughLinesP(
+        lines,
+        1,
+        np.pi / 720,
+        threshold=max(10, round(0.1 * short)),
+        minLineLength=max(10, round(settings.ruling_perspective_length * short)),
+        maxLineGap=6,
+    )
+    if found is None:
+        return np.zeros((0, 4))
+    return np.asarray(found, np.float64).reshape(-1, 4) / f
+
+
+def _toward(
+    vp: NDArray[np.float64], segs: NDArray[np.float64], tolerance: float
+) -> NDArray[np.bool_]:
+    """Which segments point within ``tolerance`` degrees at the vanishing point ``vp``
+    (homogeneous: a direction when its last coordinate is 0)."""
+    mid = (segs[:, :2] + segs[:, 2:]) / 2
+    d = segs[:, 2:] - segs[:, :2]
+    if abs(vp[2]) <= 1e-12 * float(np.linalg.norm(vp[:2])):
+        to = np.broadcast_to(vp[:2], mid.shape)
+    else:
+        to = vp[:2] / vp[2] - mid
+    cos = np.abs((d * to).sum(axis=1)) / (
+        np.linalg.norm(d, axis=1) * np.linalg.norm(to, axis=1) + 1e-12
+    )
+    return cos > math.cos(math.radians(tolerance))
+
+
+def _vanishing_point(
+    segs: NDArray[np.float64], rng: np.random.Generator, tolerance: float
+) -> tuple[NDArray[np.float64], NDArray[np.bool_]] | None:
+    """The point most of ``segs``' length points at (RANSAC over pairs, then least
+    squares over the segments that point at it) and those segments."""
+    p = np.c_[segs[:, :2], np.ones(len(segs))]
+    q = np.c_[segs[:, 2:], np.ones(len(segs))]
+    lines = np.cross(p, q)
+    lines /= np.linalg.norm(lines[:, :2], axis=1, keepdims=True)
+    length = np.linalg.norm(segs[:, 2:] - segs[:, :2], axis=1)
+    best: NDArray[np.bool_] | None = None
+    for _ in range(300):
+        i, j = rng.choice(len(segs), 2, replace=False)
+        vp = np.cross(lines[i], lines[j])
+        if not np.isfinite(vp).all() or not vp.any():
+            continue
+        near = _toward(vp, segs, tolerance)
+        if best is None or length[near].sum() > length[best].sum():
+            best = near
+    if best is None:
+        return None
+    vp = np.linalg.svd(lines[best] * length[best, None])[2][-1]
+    return vp, _toward(vp, segs, tolerance)
+
+
+def ruling_homography(
+    gray: NDArray[np.uint8],
+    *,
+    settings: ReaderSettings,
+) -> tuple[NDArray[np.float64], tuple[int, int]] | None:
+    """A homography that makes a sheet's printed ruling straight and parallel, and the
+    size (width, height) of the image it maps ``gray`` into, or None.
+
+    The ruling's lines (:func:`_ruling_segments`) fall in one or two families, each
+    pointing at its vanishing point; the line through both (or through the one and the
+    direction square to its family) is sent to infinity, then each family is turned
+    onto the nearer image axis. The image keeps the part of the photo the thin lines
+    cover (their convex hull grown by a tenth: the sheet, not the whole table seen in
+    perspective), at ``gray``'s long side. None when no family is seen, when the
+    perspective is weak (``ruling_perspective``: the pipeline's own ruling search
+    handles that) or when the photo comes near the vanishing line
+    (``ruling_perspective_grow``).
+    """
+    if settings.ruling_perspective <= 0:
+        return None
+    h, w = gray.shape[:2]
+    segs = _ruling_segments(gray, settings=settings)
+    rng = np.random.default_rng(0)
+    points: list[NDArray[np.float64]] = []
+    angles: list[float] = []
+    rest = segs
+    for _ in range(2):
+        if len(rest) < max(2, settings.ruling_perspective_lines):
+            break
+        found = _vanishing_point(rest, rng, settings.ruling_perspective_tolerance)
+        if found is None or int(found[1].sum()) < settings.ruling_perspective_lines:
+            break
+        vp, near = found
+        fam = rest[near]
+        # (The family's direction: the mean of the doubled angles, which wrap at 180.)
+        a = 2.0 * np.arctan2(fam[:, 3] - fam[:, 1], fam[:, 2] - fam[:, 0])
+        angle = math.degrees(math.atan2(float(np.sin(a).mean()), float(np.cos(a).mean())) / 2) % 180
+        if angles and abs((angle - angles[0] + 90.0) % 180.0 - 90.0) < 30.0:
+            break
+        points.append(vp)
+        angles.append(angle)
+        rest = rest[~near]
+    if not points:
+        return None
+    # The working image keeps the lined part of the photo (the sheet), a little grown.
+    hull = cv2.convexHull(segs.reshape(-1, 2).astype(np.float32)).reshape(-1, 2)
+    middle = hull.astype(np.float64).mean(axis=0)
+    outline = np.clip(middle + (hull - middle) * 1.1, 0, [w, h])
+    centre = np.array([[1.0, 0.0, -w / 2], [0.0, 1.0, -h / 2], [0.0, 0.0, 1.0]])
+    v1 = centre @ points[0]
+    if len(points) > 1:
+        v2 = centre @ points[1]
+    else:
+        a = math.radians(angles[0] + 90.0)
+        v2 = np.array([math.cos(a), math.sin(a), 0.0])
+    horizon = np.cross(v1, v2)
+    if abs(horizon[2]) < 1e-12:
+        return None
+    horizon = horizon / horizon[2]
+    box = outline - [w / 2, h / 2]
+    depth = 1.0 + box @ horizon[:2]
+    if float(np.abs(depth - 1.0).max()) < settings.ruling_perspective:
+        return None
+    if float(depth.min()) <= 1.0 / settings.ruling_perspective_grow:
+        return None
+    flat = np.eye(3)
+    flat[2, :2] = horizon[:2]
+
+    def direction(v: NDArray[np.float64]) -> NDArray[np.float64]:
+        d = (flat @ v)[:2]
+        return d / np.linalg.norm(d)
+
+    def axis(d: NDArray[np.float64]) -> NDArray[np.float64]:
+        if abs(d[0]) >= abs(d[1]):
+            return np.array([math.copysign(1.0, d[0]), 0.0])
+        return np.array([0.0, math.copysign(1.0, d[1])])
+
+    d1 = direction(v1)
+    d2 = direction(v2) if len(points) > 1 else np.array([-d1[1], d1[0]])
+    t1, t2 = axis(d1), axis(d2)
+    if abs(float(t1 @ t2)) > 0.5 or abs(float(np.linalg.det(np.c_[d1, d2]))) < 0.2:
+        return None
+    turn = np.eye(3)
+    turn[:2, :2] = np.c_[t1, t2] @ np.linalg.inv(np.c_[d1, d2])
+    to = turn @ flat @ centre
+    ends = np.c_[outline, np.ones(len(outline))] @ to.T
+    ends = ends[:, :2] / ends[:, 2:]
+    lo, size = ends.min(axis=0), np.ptp(ends, axis=0)
+    if float(size.max()) > settings.ruling_perspective_grow * max(h, w):
+        return None
+    s = max(h, w) / float(size.max())
+    fit = np.array([[s, 0.0, -lo[0] * s], [0.0, s, -lo[1] * s], [0.0, 0.0, 1.0]])
+    return fit @ to, (max(1, round(size[0] * s)), max(1, round(size[1] * s)))
+
+
 def extract_page(
     image: NDArray[np.uint8],
     *,
@@ -760,5 +922,28 @@ def extract_page(
     sy = work.shape[0] / h0
     sx = work.shape[1] / w0
     to_working = np.diag([sx, sy, 1.0]) @ np.array([[1.0, 0, -x0], [0, 1.0, -y0], [0, 0, 1.0]])
+    flat = None
+    if settings.ruling_perspective > 0:
+        flat = ruling_homography(cv2.cvtColor(work, cv2.COLOR_BGR2GRAY), settings=settings)
+    if flat is not None:
+        # The sheet's ruling made straight and parallel: resampled from the photo
+        # (shrunk first by area averaging to about the final scale).
+        along, size = flat
+        crop_to_work = np.diag([sx, sy, 1.0])
+        g = min(1.0, settings.page_warp_oversampling * max(work.shape[:2]) / max(h0, w0))
+        source = image
+        if g < 1.0:
+            source = cv2.resize(image, None, fx=g, fy=g, interpolation=cv2.INTER_AREA)
+            crop_to_work = crop_to_work @ np.diag([1.0 / g, 1.0 / g, 1.0])
+        warp = along @ crop_to_work
+        seen = cv2.warpPerspective(
+            np.full(source.shape[:2], 255, np.uint8), warp, size, flags=cv2.INTER_NEAREST
+        )
+        work = cv2.warpPerspective(source, warp, size, flags=cv2.INTER_LINEAR)
+        if (seen == 0).any():
+            work[seen == 0] = np.median(work[seen > 0], axis=0).astype(np.uint8)
+        to_working = along @ to_working
+        to_photo = np.linalg.inv(to_working @ to_image)
+        return Page(np.ascontiguousarray(work), to_photo / to_photo[2, 2], None, True)
     to_photo = np.linalg.inv(to_working @ to_image)
     return Page(np.ascontiguousarray(work), to_photo, None, False)

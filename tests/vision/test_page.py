@@ -226,3 +226,48 @@ def test_ruling_lines_have_no_quick_step_and_a_paper_edge_has() -> None:
     assert steps[0] > 100 and steps[1] < 5
     kept = steps >= ReaderSettings().page_quick_step * ReaderSettings().page_step_min
     assert kept.tolist() == [True, False]
+
+
+def _ruled_in_perspective(step: int = 24) -> tuple[np.ndarray, np.ndarray]:
+    """A lined sheet filling the photo, seen at a slant (its lines fan out), and the
+    homography that took the flat sheet into the photo."""
+    h, w = 900, 1200
+    flat = np.full((h, w), 235, np.uint8)
+    for y in range(step, h, step):
+        cv2.line(flat, (0, y), (w - 1, y), 170, 2, cv2.LINE_AA)
+    cv2.rectangle(flat, (350, 250), (850, 650), 40, 5)  # (a drawn map)
+    src = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
+    dst = np.array([[-150, -60], [w + 40, 110], [w + 10, h - 120], [-120, h + 50]], np.float32)
+    to_photo = cv2.getPerspectiveTransform(src, dst)
+    photo = cv2.warpPerspective(flat, to_photo, (w, h), borderValue=235)
+    return photo, to_photo
+
+
+def test_a_ruling_seen_in_perspective_is_made_straight_and_parallel() -> None:
+    """The lines of a lined sheet under strong perspective fan out over about 14
+    degrees; the homography from their vanishing point makes them parallel again
+    (fresh seeds 20152 and 20154: lined paper, the sheet's corners out of the frame,
+    the ruling searched in vain and its lines taken for borders)."""
+    from aggression_vision.vision.page import ruling_homography
+
+    photo, to_photo = _ruled_in_perspective()
+    settings = ReaderSettings()
+    found = ruling_homography(photo, settings=settings)
+    assert found is not None
+    along, size = found
+    assert max(size) == max(photo.shape)
+    # The sheet's lines, through the photo, into the working image: all one direction.
+    angles = []
+    for y in (120, 360, 600, 840):
+        ends = np.array([[100.0, y, 1.0], [1100.0, y, 1.0]]) @ (along @ to_photo).T
+        ends = ends[:, :2] / ends[:, 2:]
+        dx, dy = ends[1] - ends[0]
+        angles.append(np.degrees(np.arctan2(dy, dx)))
+    assert np.ptp(angles) < 0.5
+    assert abs(angles[0]) < 0.5 or abs(abs(angles[0]) - 90.0) < 0.5
+    # No ruling, or the same sheet seen square on: left as it is.
+    assert ruling_homography(np.full((900, 1200), 235, np.uint8), settings=settings) is None
+    square = cv2.warpPerspective(photo, np.linalg.inv(to_photo), (1200, 900), borderValue=235)
+    assert ruling_homography(square, settings=settings) is None
+    off = replace(settings, ruling_perspective=0.0)
+    assert ruling_homography(photo, settings=off) is None
