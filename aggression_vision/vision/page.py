@@ -678,9 +678,12 @@ def _sheet_size(corners: Corners, long_side: int) -> tuple[int, int]:
     return max(16, int(round(width * s))), max(16, int(round(height * s)))
 
 
-def _ruling_segments(gray: NDArray[np.uint8], *, settings: ReaderSettings) -> NDArray[np.float64]:
+def _ruling_segments(
+    gray: NDArray[np.uint8], *, settings: ReaderSettings
+) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
     """Straight segments (x0, y0, x1, y1 in ``gray``'s pixels) of thin dark lines, at
-    least ``ruling_perspective_length`` of the shorter side long."""
+    least ``ruling_perspective_length`` of the shorter side long; and the points
+    (x, y) of the darkest thin strokes (the drawing, darker than printed ruling)."""
     f = min(1.0, settings.ruling_perspective_px / max(gray.shape[:2]))
     small = cv2.resize(gray, None, fx=f, fy=f, interpolation=cv2.INTER_AREA)
     hat = cv2.morphologyEx(small, cv2.MORPH_BLACKHAT, np.ones((5, 5), np.uint8))
@@ -695,9 +698,11 @@ def _ruling_segments(gray: NDArray[np.uint8], *, settings: ReaderSettings) -> ND
         minLineLength=max(10, round(settings.ruling_perspective_length * short)),
         maxLineGap=6,
     )
+    ys, xs = np.nonzero(hat > max(level, float(np.percentile(hat, 98.0))))
+    strokes = np.c_[xs, ys].astype(np.float64) / f
     if found is None:
-        return np.zeros((0, 4))
-    return np.asarray(found, np.float64).reshape(-1, 4) / f
+        return np.zeros((0, 4)), strokes
+    return np.asarray(found, np.float64).reshape(-1, 4) / f, strokes
 
 
 def _toward(
@@ -754,16 +759,16 @@ def ruling_homography(
     pointing at its vanishing point; the line through both (or through the one and the
     direction square to its family) is sent to infinity, then each family is turned
     onto the nearer image axis. The image keeps the part of the photo the thin lines
-    cover (their convex hull grown by a tenth: the sheet, not the whole table seen in
-    perspective), at ``gray``'s long side. None when no family is seen, when the
-    perspective is weak (``ruling_perspective``: the pipeline's own ruling search
-    handles that) or when the photo comes near the vanishing line
-    (``ruling_perspective_grow``).
+    and the darkest strokes cover (their convex hull grown by half about its middle:
+    the sheet and its drawing, not the whole table seen in perspective), at
+    ``gray``'s long side. None when no family is seen, when the perspective is weak
+    (``ruling_perspective``: the pipeline's own ruling search handles that) or when
+    the photo comes near the vanishing line (``ruling_perspective_grow``).
     """
     if settings.ruling_perspective <= 0:
         return None
     h, w = gray.shape[:2]
-    segs = _ruling_segments(gray, settings=settings)
+    segs, strokes = _ruling_segments(gray, settings=settings)
     rng = np.random.default_rng(0)
     points: list[NDArray[np.float64]] = []
     angles: list[float] = []
@@ -786,10 +791,11 @@ def ruling_homography(
         rest = rest[~near]
     if not points:
         return None
-    # The working image keeps the lined part of the photo (the sheet), a little grown.
-    hull = cv2.convexHull(segs.reshape(-1, 2).astype(np.float32)).reshape(-1, 2)
+    # The working image keeps the lined and drawn part of the photo, a little grown.
+    kept = np.concatenate([segs.reshape(-1, 2), strokes]).astype(np.float32)
+    hull = cv2.convexHull(kept).reshape(-1, 2)
     middle = hull.astype(np.float64).mean(axis=0)
-    outline = np.clip(middle + (hull - middle) * 1.1, 0, [w, h])
+    outline = np.clip(middle + (hull - middle) * 1.2, 0, [w, h])
     centre = np.array([[1.0, 0.0, -w / 2], [0.0, 1.0, -h / 2], [0.0, 0.0, 1.0]])
     v1 = centre @ points[0]
     if len(points) > 1:

@@ -271,3 +271,7 @@ def test_a_ruling_seen_in_perspective_is_made_straight_and_parallel() -> None:
     assert ruling_homography(square, settings=settings) is None
     off = replace(settings, ruling_perspective=0.0)
     assert ruling_homography(photo, settings=off) is None
+    # The page stage takes it: the working image is the sheet made flat.
+    page = extract_page(cv2.cvtColor(photo, cv2.COLOR_GRAY2BGR), settings=settings)
+    assert page.rectified and page.corners is None
+    assert not extract_page(cv2.cvtColor(photo, cv2.COLOR_GRAY2BGR), settings=off).rectified
