@@ -157,10 +157,10 @@ class ReaderSettings:
         search looks for parallel families). 0 turns it off. (Region and marks
         stages, the 750 dev and validation photos: 66 of the 261 photos whose sheet
         was not found are rectified so, 64 of them of lined, squared or Seyes paper,
-        2 of plain paper (a streaked table); region F1 95.27% -> 96.13%, matched
-        countries +61, predicted -198, armies +101 (s3 +5, r3 +4, dev3 +27, fresh
-        +7, fresh2 +58), owner +64, conquered +77, letters +47; s3 loses 5
-        matched countries, tune and dev2 are unchanged.)
+        2 of plain paper (a streaked table); region F1 95.27% -> 96.08%, matched
+        countries +59, predicted -184, armies +91 (s3 0, r3 +4, dev3 +26, fresh +9,
+        fresh2 +52), owner +55, conquered +84, letters +35; s3 loses 8 matched
+        countries, tune and dev2 are unchanged.)
     ruling_perspective_px, ruling_perspective_length : int, float
         The ruling's lines are looked for (thin dark lines, black top-hat; Hough
         segments) at this many pixels on the long side, at least this share of the
