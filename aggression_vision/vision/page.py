@@ -759,7 +759,7 @@ def ruling_homography(
     pointing at its vanishing point; the line through both (or through the one and the
     direction square to its family) is sent to infinity, then each family is turned
     onto the nearer image axis. The image keeps the part of the photo the thin lines
-    and the darkest strokes cover (their convex hull grown by half about its middle:
+    and the darkest strokes cover (their convex hull grown by a fifth about its middle:
     the sheet and its drawing, not the whole table seen in perspective), at
     ``gray``'s long side. None when no family is seen, when the perspective is weak
     (``ruling_perspective``: the pipeline's own ruling search handles that) or when
@@ -791,7 +791,7 @@ def ruling_homography(
         rest = rest[~near]
     if not points:
         return None
-    # The working image keeps the lined and drawn part of the photo, a little grown.
+    # The working image keeps the lined and drawn part of the photo, grown by a fifth.
     kept = np.concatenate([segs.reshape(-1, 2), strokes]).astype(np.float32)
     hull = cv2.convexHull(kept).reshape(-1, 2)
     middle = hull.astype(np.float64).mean(axis=0)
