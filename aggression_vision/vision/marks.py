@@ -301,6 +301,14 @@ class MarksSettings:
         puts the writing's left on the right side on all of them, and on none of the
         others (a map drawn in red pen: its borders; the sheet's edge against a brown
         table: paper on one side only).
+    margin_window, margin_sides : int, (float, float)
+        Working pixels (the working image is ``working_long_side`` pixels long): the
+        square window a pixel's red is compared with, and the band (nearest, farthest)
+        on each side of a line whose paper is compared.
+    margin_lines, margin_edge, margin_side_red : int, float, float
+        The strongest Hough lines looked at; the share of the shorter side along the
+        image's own edge where no margin is taken; the most of a side's band that may
+        be red.
     orientation_margin_far, orientation_margin_nats, orientation_margin_votes
         When the voters' choice (the race and its half- and quarter-turn checks) lies
         more than ``orientation_margin_far`` degrees from the turn that puts the margin
@@ -1635,6 +1643,11 @@ class MarksSettings:
     margin_cover: float = 0.5  # the least share of its length across the page the line covers
     margin_border_share: float = 0.4  # the most of its red pixels on the borders (a red map)
     margin_paper_grey: float = 25.0  # grey levels the two sides of a margin may differ by
+    margin_window: int = 41  # working pixels: the window a margin's red is compared with
+    margin_lines: int = 10  # the strongest Hough lines looked at
+    margin_edge: float = 0.03  # share of the shorter side along the image's edge: no margin
+    margin_sides: tuple[float, float] = (4.0, 14.0)  # working pixels: each side's band
+    margin_side_red: float = 0.15  # the most of a side's band that may be red
     orientation_margin_far: float = 45.0  # degrees from the margin's turn: it is asked
     orientation_margin_nats: float = 0.5  # nats per voter the margin's turn may read worse
     orientation_margin_votes: int = 2  # voters more against the margin's turn than for it
@@ -4570,7 +4583,7 @@ def margin_turn(seg: Segmentation, cfg: MarksSettings) -> float | None:
         return None
     image = seg.image.astype(np.int16)
     red = image[..., 2] - (image[..., 1] + image[..., 0]) // 2
-    around = cv2.blur(red.astype(np.float32), (41, 41))
+    around = cv2.blur(red.astype(np.float32), (cfg.margin_window, cfg.margin_window))
     mask = ((red - around) > cfg.margin_redness).view(np.uint8)
     h, w = mask.shape
     found = cv2.HoughLines(mask, 1, np.pi / 360, max(20, round(cfg.margin_votes * min(h, w))))
@@ -4580,9 +4593,10 @@ def margin_turn(seg: Segmentation, cfg: MarksSettings) -> float | None:
     gray = seg.gray[::3, ::3].astype(np.float32)
     gy, gx = np.mgrid[0:h:3, 0:w:3]
     coarse = mask[::3, ::3]
-    edge = 0.03 * min(h, w)
+    edge = cfg.margin_edge * min(h, w)
+    near, far = cfg.margin_sides
     best: tuple[float, NDArray[np.float64], float] | None = None
-    for rho, theta in found[:10, 0].astype(np.float64):
+    for rho, theta in found[: cfg.margin_lines, 0].astype(np.float64):
         n = np.array([np.cos(theta), np.sin(theta)])
         t = np.array([-n[1], n[0]])
         # (Not the image's own edge.)
@@ -4595,13 +4609,13 @@ def margin_turn(seg: Segmentation, cfg: MarksSettings) -> float | None:
             continue
         # Paper on both sides, alike and not red.
         off = gx * n[0] + gy * n[1] - rho
-        one, other = (off > 4) & (off < 14), (off < -4) & (off > -14)
+        one, other = (off > near) & (off < far), (off < -near) & (off > -far)
         if one.sum() < 50 or other.sum() < 50:
             continue
         if (
             abs(float(gray[one].mean()) - float(gray[other].mean())) > cfg.margin_paper_grey
-            or coarse[one].mean() > 0.15
-            or coarse[other].mean() > 0.15
+            or coarse[one].mean() > cfg.margin_side_red
+            or coarse[other].mean() > cfg.margin_side_red
         ):
             continue
         if float(seg.borders[ys[on], xs[on]].mean()) > cfg.margin_border_share:
@@ -4724,7 +4738,7 @@ def writing_orientation(
             if len(trials) == 1 or n_voters >= panel:
                 break
         best = scorer.best(trials, prior, n_voters=n_voters, letter_penalty=penalty)
-        far = [a for a in trials if abs((a - best + 180.0) % 360.0 - 180.0) > cfg.orientation_far]
+        far = [a for a in trials if _turn_apart(a, best) > cfg.orientation_far]
         if far and len(voters) > n_voters:
             # A close race between different readings: more voters decide it (between the
             # best and the far ones; its neighbours are the refinements' business).
@@ -4788,7 +4802,7 @@ def writing_orientation(
         # The writing runs along the sheet's printed lines: far from all their quarter
         # turns, the voters' choice is in doubt, and they choose again between those.
         turns = [(axes + q) % 360.0 for q in (0.0, 90.0, 180.0, 270.0)]
-        if min(abs((a - best + 180.0) % 360.0 - 180.0) for a in turns) > cfg.orientation_ruling_far:
+        if min(_turn_apart(a, best) for a in turns) > cfg.orientation_ruling_far:
             best = choose(turns)
     return float(best % 360)
 

@@ -687,7 +687,7 @@ def _ruling_segments(
     f = min(1.0, settings.ruling_perspective_px / max(gray.shape[:2]))
     small = cv2.resize(gray, None, fx=f, fy=f, interpolation=cv2.INTER_AREA)
     hat = cv2.morphologyEx(small, cv2.MORPH_BLACKHAT, np.ones((5, 5), np.uint8))
-    level = max(6.0, float(np.percentile(hat, 93)))
+    level = max(6.0, float(np.percentile(hat, settings.ruling_perspective_level)))
     lines = (hat > level).view(np.uint8)
     short = min(small.shape[:2])
     found = cv2.HoughLinesP(
@@ -698,7 +698,9 @@ def _ruling_segments(
         minLineLength=max(10, round(settings.ruling_perspective_length * short)),
         maxLineGap=6,
     )
-    ys, xs = np.nonzero(hat > max(level, float(np.percentile(hat, 98.0))))
+    ys, xs = np.nonzero(
+        hat > max(level, float(np.percentile(hat, settings.ruling_perspective_strokes)))
+    )
     strokes = np.c_[xs, ys].astype(np.float64) / f
     if found is None:
         return np.zeros((0, 4)), strokes
@@ -759,9 +761,9 @@ def ruling_homography(
     pointing at its vanishing point; the line through both (or through the one and the
     direction square to its family) is sent to infinity, then each family is turned
     onto the nearer image axis. The image keeps the part of the photo the thin lines
-    and the darkest strokes cover (their convex hull grown by a fifth about its middle:
-    the sheet and its drawing, not the whole table seen in perspective), at
-    ``gray``'s long side. None when no family is seen, when the perspective is weak
+    and the darkest strokes cover (their convex hull grown by ``ruling_perspective_keep``
+    about its middle: the sheet and its drawing, not the whole table seen in
+    perspective), at ``gray``'s long side. None when no family is seen, when the perspective is weak
     (``ruling_perspective``: the pipeline's own ruling search handles that) or when
     the photo comes near the vanishing line (``ruling_perspective_grow``).
     """
@@ -784,18 +786,21 @@ def ruling_homography(
         # (The family's direction: the mean of the doubled angles, which wrap at 180.)
         a = 2.0 * np.arctan2(fam[:, 3] - fam[:, 1], fam[:, 2] - fam[:, 0])
         angle = math.degrees(math.atan2(float(np.sin(a).mean()), float(np.cos(a).mean())) / 2) % 180
-        if angles and abs((angle - angles[0] + 90.0) % 180.0 - 90.0) < 30.0:
+        if (
+            angles
+            and abs((angle - angles[0] + 90.0) % 180.0 - 90.0) < settings.ruling_perspective_apart
+        ):
             break
         points.append(vp)
         angles.append(angle)
         rest = rest[~near]
     if not points:
         return None
-    # The working image keeps the lined and drawn part of the photo, grown by a fifth.
+    # The working image keeps the lined and drawn part of the photo, a little grown.
     kept = np.concatenate([segs.reshape(-1, 2), strokes]).astype(np.float32)
     hull = cv2.convexHull(kept).reshape(-1, 2)
     middle = hull.astype(np.float64).mean(axis=0)
-    outline = np.clip(middle + (hull - middle) * 1.2, 0, [w, h])
+    outline = np.clip(middle + (hull - middle) * settings.ruling_perspective_keep, 0, [w, h])
     centre = np.array([[1.0, 0.0, -w / 2], [0.0, 1.0, -h / 2], [0.0, 0.0, 1.0]])
     v1 = centre @ points[0]
     if len(points) > 1:
@@ -928,9 +933,7 @@ def extract_page(
     sy = work.shape[0] / h0
     sx = work.shape[1] / w0
     to_working = np.diag([sx, sy, 1.0]) @ np.array([[1.0, 0, -x0], [0, 1.0, -y0], [0, 0, 1.0]])
-    flat = None
-    if settings.ruling_perspective > 0:
-        flat = ruling_homography(cv2.cvtColor(work, cv2.COLOR_BGR2GRAY), settings=settings)
+    flat = ruling_homography(cv2.cvtColor(work, cv2.COLOR_BGR2GRAY), settings=settings)
     if flat is not None:
         # The sheet's ruling made straight and parallel: resampled from the photo
         # (shrunk first by area averaging to about the final scale).

@@ -168,11 +168,20 @@ class ReaderSettings:
     ruling_perspective_lines, ruling_perspective_tolerance : int, float
         A family of lines is at least this many segments pointing within this many
         degrees of one vanishing point (RANSAC, then least squares); a second
-        family more than 30 degrees away from the first gives the sheet's other
-        direction (else it is taken square to the first).
+        family more than ``ruling_perspective_apart`` degrees away from the first
+        gives the sheet's other direction (else it is taken square to the first).
     ruling_perspective_grow : float
         No rectification that would make the working image's extent grow more than
         this many times (a vanishing line near the photo).
+    ruling_perspective_level, ruling_perspective_strokes : float
+        Percentiles of the black top-hat: thin lines are the pixels above the first
+        (at least 6 grey levels), the drawing's darkest strokes those above the second.
+    ruling_perspective_apart : float
+        Degrees (modulo 180) a second family must lie from the first.
+    ruling_perspective_keep : float
+        The working image keeps the convex hull of the thin lines and darkest strokes
+        grown by this factor about its middle (the sheet and its drawing, not the whole
+        table seen in perspective).
     page_margin : float
         Band removed along the rectified sheet's edges, as a fraction of its long
         side (paper edge shadows and the torn/curled border).
@@ -999,6 +1008,10 @@ class ReaderSettings:
     ruling_perspective_lines: int = 8
     ruling_perspective_tolerance: float = 0.7
     ruling_perspective_grow: float = 2.5
+    ruling_perspective_level: float = 93.0
+    ruling_perspective_strokes: float = 98.0
+    ruling_perspective_apart: float = 30.0
+    ruling_perspective_keep: float = 1.2
     page_crop_max: float = 0.9
     page_crop_pad: float = 0.01
     page_crop_dark: float = 0.6

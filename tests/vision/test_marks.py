@@ -2417,14 +2417,23 @@ def _ruled_sheet(angle: float, step: int) -> Segmentation:
     gray[borders] = 40
     labels = np.zeros((h, w), np.int32)
     labels[83:318, 103:398] = 1
+    region = Region(1, [], 295.0 * 235.0, (250.0, 200.0), (100, 80, 400, 320))
+    return _one_country(cv2.cvtColor(gray, cv2.COLOR_GRAY2BGR), borders, labels, region)
+
+
+def _one_country(
+    image: np.ndarray, borders: np.ndarray, labels: np.ndarray, region: Region
+) -> Segmentation:
+    """The segmentation of a drawn sheet of one country and no writing (3-pixel lines)."""
+    h, w = borders.shape
     return Segmentation(
-        image=cv2.cvtColor(gray, cv2.COLOR_GRAY2BGR),
-        gray=gray,
+        image=image,
+        gray=cv2.cvtColor(image, cv2.COLOR_BGR2GRAY),
         ink=borders.copy(),
         borders=borders,
         writing=np.zeros((h, w), bool),
         labels=labels,
-        regions=[Region(1, [], 295.0 * 235.0, (250.0, 200.0), (100, 80, 400, 320))],
+        regions=[region],
         adjacency=[],
         line_width=3.0,
         to_photo=np.eye(3),
@@ -3672,20 +3681,8 @@ def _margin_sheet(where: str, on_borders: bool = False) -> Segmentation:
     else:
         y = 50 if where == "top" else h - 51
         cv2.line(image, (0, y), (w - 1, y), red, 3)
-    gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
-    return Segmentation(
-        image=image,
-        gray=gray,
-        ink=borders.copy(),
-        borders=borders,
-        writing=np.zeros((h, w), bool),
-        labels=labels,
-        regions=[Region(1, [], 195.0 * 195.0, (250.0, 200.0), (150, 100, 350, 300))],
-        adjacency=[],
-        line_width=3.0,
-        to_photo=np.eye(3),
-        photo_size=(w, h),
-    )
+    region = Region(1, [], 195.0 * 195.0, (250.0, 200.0), (150, 100, 350, 300))
+    return _one_country(image, borders, labels, region)
 
 
 def test_a_sheets_red_margin_line_lies_on_the_writings_left() -> None:
