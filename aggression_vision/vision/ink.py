@@ -1561,12 +1561,34 @@ def find_ink(image: NDArray[np.uint8], *, settings: ReaderSettings, rectified: b
     # ruling search's threads may both ask: the same values either way.)
     colour = functools.cache(lambda: print_colour(image, darkness, settings=settings))
     red = functools.cache(lambda: paper_darkness(image[:, :, 2], settings=settings)[0])
-    ink = _ink_at(gray, darkness, paper, area, None, colour, red, settings=settings, drop=drop)
+    ink = _ink_at(
+        gray,
+        darkness,
+        paper,
+        area,
+        None,
+        colour,
+        red,
+        settings=settings,
+        drop=drop,
+        rectified=rectified,
+    )
     gain = _ruling_contrast_gain(darkness, paper, ink.ruling, settings=settings)
     if gain is not None:
         # Glare or a faint print washes out the drawing with the ruling:
         # read again with the contrast brought up to the ruling's usual one.
-        ink = _ink_at(gray, darkness, paper, area, gain, colour, red, settings=settings, drop=drop)
+        ink = _ink_at(
+            gray,
+            darkness,
+            paper,
+            area,
+            gain,
+            colour,
+            red,
+            settings=settings,
+            drop=drop,
+            rectified=rectified,
+        )
     return ink
 
 
@@ -1783,6 +1805,109 @@ def _glare_stretches(
     return more & cv2.dilate(added.view(np.uint8), reach).view(bool)
 
 
+def _opened_along(darkness: NDArray[np.float32], angle: float, n: int) -> NDArray[np.float32]:
+    """The grey opening of ``darkness`` by a line ``n`` pixels long running at
+    ``angle`` degrees (image axes, y down): the image is turned to bring the
+    line onto the x axis, opened, and turned back."""
+    a = float(angle) % 180.0
+    if min(a, 180.0 - a) < 0.25:
+        return cv2.morphologyEx(darkness, cv2.MORPH_OPEN, np.ones((1, n), np.uint8))
+    if abs(a - 90.0) < 0.25:
+        return cv2.morphologyEx(darkness, cv2.MORPH_OPEN, np.ones((n, 1), np.uint8))
+    h, w = darkness.shape
+    c, s = abs(np.cos(np.radians(a))), abs(np.sin(np.radians(a)))
+    bw, bh = int(np.ceil(w * c + h * s)), int(np.ceil(w * s + h * c))
+    turn = cv2.getRotationMatrix2D((w / 2.0, h / 2.0), a, 1.0)
+    turn[:, 2] += ((bw - w) / 2.0, (bh - h) / 2.0)
+    turned = cv2.warpAffine(darkness, turn, (bw, bh), flags=cv2.INTER_LINEAR)
+    opened = cv2.morphologyEx(turned, cv2.MORPH_OPEN, np.ones((1, n), np.uint8))
+    back = cv2.warpAffine(opened, turn, (w, h), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP)
+    return np.asarray(back, dtype=np.float32)
+
+
+def _off_ruling_stretches(
+    darkness: NDArray[np.float32],
+    mask: NDArray[np.bool_],
+    ruling: NDArray[np.bool_],
+    sheet: NDArray[np.bool_] | None,
+    guess: float,
+    *,
+    settings: ReaderSettings,
+) -> NDArray[np.bool_]:
+    """A drawing's light stretches on rectified ruled paper, seen with the ruling taken off.
+
+    Light pencil on squared paper can be no darker than the printed lines:
+    above the ink level it breaks into pieces, or is not seen at all. The
+    printed lines run straight over long lengths: the grey opening of the
+    darkness by lines along the ``ruling``'s two directions
+    (``ink_off_ruling_length`` of the long side; each also turned by up to
+    ``ink_off_ruling_spread`` degrees in ``ink_off_ruling_step`` steps, for
+    the directions' error and a little perspective) is the ruling's
+    darkness, and what is darker than it by ``ink_off_ruling_level`` is
+    drawn (where it covers less than ``ink_off_ruling_dense`` of a window
+    around it: texture is no drawing).
+
+    Of the pieces of those pixels at least ``ink_off_ruling_extent`` line
+    widths (``guess``) long, the pixels farther than a line width from
+    ``mask`` are added, with their joins to it (the strokes found do not
+    grow wider); but not the pieces of those pixels lying more than
+    ``ink_off_ruling_on_lines`` on the printed lines (the ``ruling``, or
+    where the opening itself is darker than ``ink_off_ruling_level``) and
+    at least ``ink_off_ruling_on_extent`` line widths long (a stretch of a
+    line darker than the rest of it; a drawing's crossing of a line is
+    shorter).
+
+    Nothing is added when the opening does not model the ruling (more than
+    ``ink_off_ruling_left`` of its pixels away from ``mask`` darker than the
+    opening by ``ink_off_ruling_left_level``: lines that bend or converge),
+    when the pixels to add are more than ``ink_off_ruling_most`` of the
+    image (the ruling, not a drawing) or when more than
+    ``ink_off_ruling_parallel`` of them lies in straight pieces running one
+    way.
+    """
+    none = np.zeros_like(mask)
+    n = max(3, int(round(settings.ink_off_ruling_length * max(darkness.shape))))
+    along = np.zeros_like(darkness)
+    spread = settings.ink_off_ruling_spread
+    turns = np.arange(-spread, spread + 1e-6, settings.ink_off_ruling_step) if spread > 0 else [0.0]
+    for gradient in sorted(set(_dominant_angles(darkness, ruling, settings.ruling_max_skew))):
+        for turn in turns:
+            along = np.maximum(along, _opened_along(darkness, gradient + 90.0 + turn, n))
+    left = darkness - along
+    alone = ruling & ~cv2.dilate(mask.view(np.uint8), np.ones((3, 3), np.uint8)).view(bool)
+    kept = int((alone & (left > settings.ink_off_ruling_left_level)).sum())
+    if kept > settings.ink_off_ruling_left * max(1, int(alone.sum())):
+        return none
+    # Texture (a table's grain, shading) is dense: no drawing.
+    more = sparse_ink(
+        left > settings.ink_off_ruling_level, max_density=settings.ink_off_ruling_dense
+    )
+    if sheet is not None:
+        more &= sheet
+    _, labels, stats, _ = connected_components(more.view(np.uint8))
+    long = _box_length(stats) >= settings.ink_off_ruling_extent * guess
+    long[0] = False
+    pieces, reach = _far_pieces(long.take(labels), mask, guess)
+    # Stretches of printed lines darker than the rest of their line are
+    # left too: pieces lying mostly on the lines (the ruling, or where the
+    # opening itself is that dark) are no drawing.
+    on_line = ruling | (along > settings.ink_off_ruling_level)
+    count, labels, stats, _ = connected_components(pieces.view(np.uint8))
+    at = labels[pieces]
+    size = np.bincount(at, minlength=count)
+    lined = np.bincount(at, weights=on_line[pieces], minlength=count)
+    drop = (lined > settings.ink_off_ruling_on_lines * size) & (
+        _box_length(stats) >= settings.ink_off_ruling_on_extent * guess
+    )
+    drop[0] = True
+    pieces &= ~drop.take(labels)
+    if not pieces.any() or int(pieces.sum()) > settings.ink_off_ruling_most * pieces.size:
+        return none
+    if _parallel_share(pieces, guess) > settings.ink_off_ruling_parallel:
+        return none
+    return more & cv2.dilate(pieces.view(np.uint8), reach).view(bool)
+
+
 def _lit_gaps(
     more: NDArray[np.bool_],
     added: NDArray[np.bool_],
@@ -1988,6 +2113,7 @@ def _ink_at(
     *,
     settings: ReaderSettings,
     drop: bool,
+    rectified: bool = False,
 ) -> Ink:
     """The ink of ``find_ink`` from the darkness ``raw`` raised ``gain`` times (if not None).
 
@@ -1997,6 +2123,8 @@ def _ink_at(
 
     ``drop``: whether the ink off the sheet's ``area`` is dropped (the
     area still bounds the ruling search and the faint drawing's gain).
+    ``rectified``: whether the image is the rectified sheet (its ruling runs
+    along the image's axes).
     """
     darkness = raw if gain is None else np.minimum(raw * gain, 1.0)
     weak = darkness > settings.ink_darkness
@@ -2115,6 +2243,8 @@ def _ink_at(
         restored = _crossings(mask, ruling, settings.ruling_restore)
         mask |= restored
         ruling &= ~restored
+    if ruling.any() and rectified and settings.ink_off_ruling_level > 0:
+        mask |= _off_ruling_stretches(darkness, mask, ruling, sheet, guess, settings=settings)
     # The printed margin line of ruled and Seyes paper is pink: nearly as
     # bright as the paper in the red channel. Drawn ink (pencil, blue, black,
     # even red pens) is dark there too.

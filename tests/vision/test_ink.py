@@ -1035,3 +1035,83 @@ def test_faded_pink_margin_line_is_not_ink_but_strokes_across_it_are() -> None:
         assert ink.mask[y - 3 : y + 4, 60:690].any(axis=0).all()
     off = replace(ReaderSettings(), margin_line_ratio=0.0)
     assert find_ink(img, settings=off).mask[300:400, 145:156].any(axis=1).mean() > 0.9
+
+
+def _pencil_circles_on_squared_paper() -> np.ndarray:
+    """Squared paper (2 px lines about 10% darker than the paper, every 24 px) under
+    a pencil map as light as the lines (circles and a wavy border, 7% darker:
+    below the ink level; darker still where it crosses a line) and one dark
+    written stroke."""
+    h, w = 1050, 1400
+    img = _squared_paper(h, w, paper=225, print_bgr=(203, 203, 203)).astype(np.float32)
+    pencil = np.zeros((h, w), np.uint8)
+    cv2.circle(pencil, (500, 520), 230, 1, 3)
+    cv2.circle(pencil, (960, 520), 230, 1, 3)
+    xs = np.arange(300, 1160)
+    ys = 520 + 60 * np.sin(xs / 70.0)
+    cv2.polylines(pencil, [np.stack([xs, ys], 1).astype(np.int32)], False, 1, 3)
+    img *= np.where(pencil > 0, np.float32(209 / 225), np.float32(1.0))[:, :, None]
+    cv2.line(img, (700, 380), (760, 440), (60, 60, 60), 4)
+    img = cv2.GaussianBlur(img, (0, 0), 0.8)
+    rng = np.random.default_rng(5)
+    return np.clip(img + rng.normal(0, 1.5, img.shape), 0, 255).astype(np.uint8)
+
+
+def test_a_pencil_map_as_light_as_the_squared_papers_lines_is_seen_off_the_ruling() -> None:
+    img = _pencil_circles_on_squared_paper()
+    on_circle = np.zeros(img.shape[:2], bool)
+    cv2.circle(on_circle.view(np.uint8), (500, 520), 230, 1, 3)
+    grid_away = np.zeros(img.shape[:2], bool)
+    grid_away[850:1040, 100:1300] = True  # ruling only, far from the drawing
+    kept = {}
+    for level in (ReaderSettings().ink_off_ruling_level, 0.0):
+        settings = replace(ReaderSettings(), ink_off_ruling_level=level)
+        ink = find_ink(img, settings=settings, rectified=True)
+        assert ink.ruling[grid_away].any()
+        assert ink.mask[grid_away].mean() < 0.001
+        kept[level] = float(ink.mask[on_circle].mean())
+    # (Where the circle runs along an axis it is as straight as a printed
+    # line over the opening's length: those short stretches stay out.)
+    assert kept[ReaderSettings().ink_off_ruling_level] > 0.7
+    assert kept[0.0] < 0.4
+
+
+def _bent_squared_paper_with_a_dark_map() -> np.ndarray:
+    """Squared paper whose lines bend (a curled sheet: 5 px waves along them, lines
+    every 24 px about 10% darker than the paper) under a dark ballpoint map."""
+    h, w = 1050, 1400
+    img = np.full((h, w), 225.0, np.float32)
+    lines = np.zeros((h, w), np.uint8)
+    for y in range(12, h, 24):
+        xs = np.arange(0, w)
+        ys = y + 5 * np.sin(xs / 90.0 + y / 200.0)
+        cv2.polylines(lines, [np.stack([xs, ys], 1).astype(np.int32)], False, 1, 2)
+    for x in range(12, w, 24):
+        ys = np.arange(0, h)
+        xs = x + 5 * np.sin(ys / 90.0 + x / 200.0)
+        cv2.polylines(lines, [np.stack([xs, ys], 1).astype(np.int32)], False, 1, 2)
+    img *= np.where(lines > 0, np.float32(203 / 225), np.float32(1.0))
+    img = cv2.cvtColor(img, cv2.COLOR_GRAY2BGR)
+    cv2.rectangle(img, (400, 300), (1000, 750), (40, 40, 40), 4)
+    cv2.line(img, (700, 300), (700, 750), (40, 40, 40), 4)
+    img = cv2.GaussianBlur(img, (0, 0), 0.8)
+    rng = np.random.default_rng(7)
+    return np.clip(img + rng.normal(0, 1.5, img.shape), 0, 255).astype(np.uint8)
+
+
+def test_the_off_ruling_pass_adds_nothing_where_the_opening_does_not_model_the_ruling() -> None:
+    # The bent lines are not straight over the opening's length: what the
+    # opening leaves of them is ruling, and the pass must see that and add
+    # nothing (the map itself is dark: nothing is missing).
+    img = _bent_squared_paper_with_a_dark_map()
+    away = np.ones(img.shape[:2], bool)
+    away[290:760, 390:1010] = False
+    guarded = find_ink(img, settings=ReaderSettings(), rectified=True)
+    off = find_ink(
+        img, settings=replace(ReaderSettings(), ink_off_ruling_level=0.0), rectified=True
+    )
+    assert guarded.ruling[away].any()
+    assert int((guarded.mask & ~off.mask).sum()) == 0
+    loose = replace(ReaderSettings(), ink_off_ruling_left=1.0, ink_off_ruling_parallel=1.0)
+    unguarded = find_ink(img, settings=loose, rectified=True)
+    assert int((unguarded.mask & ~off.mask)[away].sum()) > 0
