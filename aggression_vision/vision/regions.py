@@ -1011,7 +1011,8 @@ def split_writing(
         # A long, straight and thin piece is a stretch of border cut off by
         # gaps on both sides (faint pencil), not writing: a number's strokes
         # bend, and an underline that stays a border sticks out into its
-        # country and is taken off later (protrusions).
+        # country and is taken off later (protrusions). So is a single
+        # stroke that bends but runs longer than a number is wide.
         area = stats[:, cv2.CC_STAT_AREA]
         line = (
             small
@@ -1052,7 +1053,10 @@ def split_writing(
                 continue
             pts = np.argwhere(mine)
             (_, _), (rw, rh), _ = cv2.minAreaRect(pts[:, ::-1].astype(np.float32))
-            if min(rw, rh) <= settings.fragment_max_width * line_width:
+            bent = settings.fragment_bent_extent > 0 and (
+                extent[k] >= settings.fragment_bent_extent * line_width
+            )
+            if bent or min(rw, rh) <= settings.fragment_max_width * line_width:
                 small[k] = False
     writing = small.take(labels)  # (take: the same gather, faster than indexing)
     return ink & ~writing, writing

@@ -606,6 +606,26 @@ def test_a_straight_piece_of_border_cut_off_by_gaps_is_no_writing() -> None:
     assert writing[185:205, 60:110].any()
 
 
+def test_a_bending_piece_of_border_longer_than_a_number_is_no_writing() -> None:
+    # Writing-sized (58 px: under 6% of the 1000 px side) but 19 line widths
+    # long, a single stroke bending too much to fit a box 2 line widths wide:
+    # a stretch of faint border cut off by gaps, not writing. A "2" bends
+    # too, but fills more than a single stroke.
+    mask = np.zeros((1000, 1000), dtype=np.uint8)
+    cv2.rectangle(mask, (20, 20), (980, 980), 1, 2)  # the border network
+    xs = np.arange(60, 116)
+    ys = 200 + 8 * np.sin((xs - 60) / 55.0 * np.pi)
+    cv2.polylines(mask, [np.stack([xs, ys], 1).astype(np.int32)], False, 1, 2)
+    cv2.putText(mask, "2", (250, 250), cv2.FONT_HERSHEY_SIMPLEX, 2.0, 1, 3)
+    settings = ReaderSettings()
+    borders, writing = split_writing(mask.astype(bool), line_width=3.0, settings=settings)
+    assert borders[195:212, 60:116].any() and not writing[190:215, 55:120].any()
+    assert writing[190:260, 240:310].any()
+    off = ReaderSettings(fragment_bent_extent=0.0)
+    _, writing = split_writing(mask.astype(bool), line_width=3.0, settings=off)
+    assert writing[190:215, 55:120].any()
+
+
 def _cut(raw: NDArray[np.bool_], closed: NDArray[np.bool_], thin: float) -> NDArray[np.bool_]:
     """cut_pockets on the paper areas of ``closed`` holding a disc of 5 px."""
     free = (~closed).astype(np.uint8)
