@@ -1037,6 +1037,13 @@ def test_faded_pink_margin_line_is_not_ink_but_strokes_across_it_are() -> None:
     assert find_ink(img, settings=off).mask[300:400, 145:156].any(axis=1).mean() > 0.9
 
 
+def _photographed(img: np.ndarray, seed: int) -> np.ndarray:
+    """A drawn float image as a camera gives it: a little blur and grain (seeded), 8 bits."""
+    img = cv2.GaussianBlur(img, (0, 0), 0.8)
+    rng = np.random.default_rng(seed)
+    return np.clip(img + rng.normal(0, 1.5, img.shape), 0, 255).astype(np.uint8)
+
+
 def _pencil_circles_on_squared_paper() -> np.ndarray:
     """Squared paper (2 px lines about 10% darker than the paper, every 24 px) under
     a pencil map as light as the lines (circles and a wavy border, 7% darker:
@@ -1052,9 +1059,7 @@ def _pencil_circles_on_squared_paper() -> np.ndarray:
     cv2.polylines(pencil, [np.stack([xs, ys], 1).astype(np.int32)], False, 1, 3)
     img *= np.where(pencil > 0, np.float32(209 / 225), np.float32(1.0))[:, :, None]
     cv2.line(img, (700, 380), (760, 440), (60, 60, 60), 4)
-    img = cv2.GaussianBlur(img, (0, 0), 0.8)
-    rng = np.random.default_rng(5)
-    return np.clip(img + rng.normal(0, 1.5, img.shape), 0, 255).astype(np.uint8)
+    return _photographed(img, seed=5)
 
 
 def test_a_pencil_map_as_light_as_the_squared_papers_lines_is_seen_off_the_ruling() -> None:
@@ -1094,9 +1099,7 @@ def _bent_squared_paper_with_a_dark_map() -> np.ndarray:
     img = cv2.cvtColor(img, cv2.COLOR_GRAY2BGR)
     cv2.rectangle(img, (400, 300), (1000, 750), (40, 40, 40), 4)
     cv2.line(img, (700, 300), (700, 750), (40, 40, 40), 4)
-    img = cv2.GaussianBlur(img, (0, 0), 0.8)
-    rng = np.random.default_rng(7)
-    return np.clip(img + rng.normal(0, 1.5, img.shape), 0, 255).astype(np.uint8)
+    return _photographed(img, seed=7)
 
 
 def test_the_off_ruling_pass_adds_nothing_where_the_opening_does_not_model_the_ruling() -> None:
