@@ -270,6 +270,14 @@ def _box_length(stats: NDArray[np.int32]) -> NDArray[np.int32]:
     return np.maximum(stats[:, cv2.CC_STAT_WIDTH], stats[:, cv2.CC_STAT_HEIGHT])
 
 
+def _in_long_pieces(pieces: NDArray[np.bool_], length: float) -> NDArray[np.bool_]:
+    """The pixels of ``pieces`` in components whose box's longer side is at least ``length``."""
+    _, labels, stats, _ = connected_components(pieces.view(np.uint8))
+    long = _box_length(stats) >= length
+    long[0] = False
+    return long.take(labels)
+
+
 def _held_then_long(
     weak: NDArray[np.bool_], strong: NDArray[np.bool_], extent_widths: float
 ) -> tuple[float, NDArray[np.bool_]]:
@@ -1561,23 +1569,9 @@ def find_ink(image: NDArray[np.uint8], *, settings: ReaderSettings, rectified: b
     # ruling search's threads may both ask: the same values either way.)
     colour = functools.cache(lambda: print_colour(image, darkness, settings=settings))
     red = functools.cache(lambda: paper_darkness(image[:, :, 2], settings=settings)[0])
-    ink = _ink_at(
-        gray,
-        darkness,
-        paper,
-        area,
-        None,
-        colour,
-        red,
-        settings=settings,
-        drop=drop,
-        rectified=rectified,
-    )
-    gain = _ruling_contrast_gain(darkness, paper, ink.ruling, settings=settings)
-    if gain is not None:
-        # Glare or a faint print washes out the drawing with the ruling:
-        # read again with the contrast brought up to the ruling's usual one.
-        ink = _ink_at(
+
+    def read(gain: NDArray[np.float32] | None) -> tuple[Ink, NDArray[np.float32] | None]:
+        return _ink_at(
             gray,
             darkness,
             paper,
@@ -1589,6 +1583,12 @@ def find_ink(image: NDArray[np.uint8], *, settings: ReaderSettings, rectified: b
             drop=drop,
             rectified=rectified,
         )
+
+    ink, gain = read(None)
+    if gain is not None:
+        # Glare or a faint print washes out the drawing with the ruling:
+        # read again with the contrast brought up to the ruling's usual one.
+        ink, _ = read(gain)
     return ink
 
 
@@ -1692,10 +1692,7 @@ def _faint_on_ruling(
         added &= sheet
     if int(added.sum()) > settings.ink_faint_ruled_gain * int(drawing.sum()):
         return none
-    _, labels, stats, _ = connected_components(added.view(np.uint8))
-    long = _box_length(stats) >= settings.ink_faint_ruled_extent * guess
-    long[0] = False
-    return more & ~long.take(labels)
+    return more & ~_in_long_pieces(added, settings.ink_faint_ruled_extent * guess)
 
 
 def _parallel_share(
@@ -1805,14 +1802,20 @@ def _glare_stretches(
     return more & cv2.dilate(added.view(np.uint8), reach).view(bool)
 
 
+# Degrees from an image axis within which a line is opened along the axis itself
+# (no turning): the ruling's directions come in half degrees, the turns in steps
+# of ``ink_off_ruling_step``.
+_ON_AXIS = 0.25
+
+
 def _opened_along(darkness: NDArray[np.float32], angle: float, n: int) -> NDArray[np.float32]:
     """The grey opening of ``darkness`` by a line ``n`` pixels long running at
     ``angle`` degrees (image axes, y down): the image is turned to bring the
     line onto the x axis, opened, and turned back."""
     a = float(angle) % 180.0
-    if min(a, 180.0 - a) < 0.25:
+    if min(a, 180.0 - a) < _ON_AXIS:
         return cv2.morphologyEx(darkness, cv2.MORPH_OPEN, np.ones((1, n), np.uint8))
-    if abs(a - 90.0) < 0.25:
+    if abs(a - 90.0) < _ON_AXIS:
         return cv2.morphologyEx(darkness, cv2.MORPH_OPEN, np.ones((n, 1), np.uint8))
     h, w = darkness.shape
     c, s = abs(np.cos(np.radians(a))), abs(np.sin(np.radians(a)))
@@ -1884,10 +1887,8 @@ def _off_ruling_stretches(
     )
     if sheet is not None:
         more &= sheet
-    _, labels, stats, _ = connected_components(more.view(np.uint8))
-    long = _box_length(stats) >= settings.ink_off_ruling_extent * guess
-    long[0] = False
-    pieces, reach = _far_pieces(long.take(labels), mask, guess)
+    long = _in_long_pieces(more, settings.ink_off_ruling_extent * guess)
+    pieces, reach = _far_pieces(long, mask, guess)
     # Stretches of printed lines darker than the rest of their line are
     # left too: pieces lying mostly on the lines (the ruling, or where the
     # opening itself is that dark) are no drawing.
@@ -1933,10 +1934,8 @@ def _lit_gaps(
         settings.ruling_glare_paper * 255.0,
         settings.ruling_glare_ratio * float(np.median(on)),
     )
-    _, labels, stats, _ = connected_components((added & lit).view(np.uint8))
-    long = _box_length(stats) >= guess
-    long[0] = False
-    return more & cv2.dilate(long.take(labels).view(np.uint8), reach).view(bool)
+    long = _in_long_pieces(added & lit, guess)
+    return more & cv2.dilate(long.view(np.uint8), reach).view(bool)
 
 
 def _lines_darkness(
@@ -2113,9 +2112,11 @@ def _ink_at(
     *,
     settings: ReaderSettings,
     drop: bool,
-    rectified: bool = False,
-) -> Ink:
-    """The ink of ``find_ink`` from the darkness ``raw`` raised ``gain`` times (if not None).
+    rectified: bool,
+) -> tuple[Ink, NDArray[np.float32] | None]:
+    """The ink of ``find_ink`` from the darkness ``raw`` raised ``gain`` times (if not None),
+    and, for the first reading (``gain`` None), the gain to read again with
+    (``_ruling_contrast_gain`` of its ruling; None: this reading is the one kept).
 
     ``paper``: the paper's brightness (``paper_darkness``), where glare shows.
     ``colour`` and ``red`` return the print's colour (``print_colour`` of the
@@ -2123,8 +2124,9 @@ def _ink_at(
 
     ``drop``: whether the ink off the sheet's ``area`` is dropped (the
     area still bounds the ruling search and the faint drawing's gain).
-    ``rectified``: whether the image is the rectified sheet (its ruling runs
-    along the image's axes).
+    ``rectified``: whether the image is the rectified sheet (its ruling's
+    lines straight and parallel: the off-ruling pass). A reading to be done
+    again skips that pass (its mask is not kept; its ruling is set before).
     """
     darkness = raw if gain is None else np.minimum(raw * gain, 1.0)
     weak = darkness > settings.ink_darkness
@@ -2243,7 +2245,10 @@ def _ink_at(
         restored = _crossings(mask, ruling, settings.ruling_restore)
         mask |= restored
         ruling &= ~restored
-    if ruling.any() and rectified and settings.ink_off_ruling_level > 0:
+    again = (
+        None if gain is not None else _ruling_contrast_gain(raw, paper, ruling, settings=settings)
+    )
+    if again is None and ruling.any() and rectified and settings.ink_off_ruling_level > 0:
         mask |= _off_ruling_stretches(darkness, mask, ruling, sheet, guess, settings=settings)
     # The printed margin line of ruled and Seyes paper is pink: nearly as
     # bright as the paper in the red channel. Drawn ink (pencil, blue, black,
@@ -2258,4 +2263,4 @@ def _ink_at(
     if settings.paper_area_max > 0 and mask.any() and drop:
         mask = _off_the_sheet(area, mask, settings=settings)
     line_width = stroke_width(mask)
-    return Ink(gray, darkness, mask, ruling, line_width)
+    return Ink(gray, darkness, mask, ruling, line_width), again

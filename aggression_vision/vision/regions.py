@@ -1019,6 +1019,9 @@ def split_writing(
             & (extent >= settings.fragment_min_extent * line_width)
             & (area <= settings.fragment_max_fill * extent * line_width)
         )
+        # (Long enough, a piece needs no measure of its width.)
+        bent = line & (settings.fragment_bent_extent > 0)
+        bent &= extent >= settings.fragment_bent_extent * line_width
         near_ruling = None
         if ruling is not None and line.any() and ruling.any():
             near_ruling = _near_ruling(ruling)
@@ -1051,12 +1054,12 @@ def split_writing(
                 and near_ruling[y : y + ch, x : x + cw][mine].mean() > settings.bridge_max_on_ruling
             ):
                 continue
+            if bent[k]:
+                small[k] = False
+                continue
             pts = np.argwhere(mine)
             (_, _), (rw, rh), _ = cv2.minAreaRect(pts[:, ::-1].astype(np.float32))
-            bent = settings.fragment_bent_extent > 0 and (
-                extent[k] >= settings.fragment_bent_extent * line_width
-            )
-            if bent or min(rw, rh) <= settings.fragment_max_width * line_width:
+            if min(rw, rh) <= settings.fragment_max_width * line_width:
                 small[k] = False
     writing = small.take(labels)  # (take: the same gather, faster than indexing)
     return ink & ~writing, writing
