@@ -2213,14 +2213,19 @@ def read_page(
         # A lettered page names every country: one whose writing holds no letter
         # reading has its letter grouped with its number, and a split into a letter
         # and a number needs less evidence there.
-        resolved = resolve_splits(readings, cfg, lettered=with_letter)
+        # (A country with two number readings of writing height holds its letter too: one
+        # of them, see ``labelled_fraction``.)
+        holding = _named_regions(readings, with_letter, cfg)
+        resolved = resolve_splits(readings, cfg, lettered=holding)
         if cfg.ones_pair_height > 0 and cfg.ones_pair_named <= 1.0:
             # (A country whose letter stands apart: two strokes beside it are "11".)
             named = _named_clusters(resolved, cfg.ones_pair_named)
             paired = _stroke_pairs(readings, crops, cfg, lambda cl: id(cl) in named)
             if paired is not readings:
                 readings = paired
-                resolved = resolve_splits(readings, cfg, lettered=with_letter)
+                resolved = resolve_splits(
+                    readings, cfg, lettered=_named_regions(readings, with_letter, cfg)
+                )
     elif cfg.ones_pair_height > 0:
         # (On a page that names no countries: an I beside a 1 is a lettered page's.)
         paired = _stroke_pairs(readings, crops, cfg)
@@ -6762,6 +6767,25 @@ def _nothing(r: ClusterReading) -> ClusterReading:
         alt_number="",
         number_mass=0.0,
     )
+
+
+def _named_regions(
+    readings: list[ClusterReading], with_letter: set[int], cfg: MarksSettings
+) -> set[int]:
+    """The regions of a lettered page that hold their letter: those of ``with_letter``
+    (a letter reading) and those with two whole number readings of writing height
+    (``number_min_height``), one of which is the letter read as a number (see
+    ``labelled_fraction``). In these no number is split into a letter and a number by the
+    posterior masses (``lettered`` of :func:`resolve_splits`): a "13" beside the letter G
+    read 9 is no I and 3. (Marks stage on the cached segmentations of 978d554, the
+    seven dev and validation sets: armies +4 (tune 518, fresh2 +3), owner +2, conquered
+    +1, letters unchanged (fresh2 +2, dev3 061144 -2: its E read 8 beside another
+    number), unoccupied -1.)"""
+    counts: dict[int, int] = {}
+    for r in readings:
+        if r.whole_number and r.cluster.height >= cfg.number_min_height:
+            counts[r.cluster.region] = counts.get(r.cluster.region, 0) + 1
+    return with_letter | {k for k, n in counts.items() if n >= 2}
 
 
 def _letter_split(

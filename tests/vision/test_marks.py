@@ -3725,3 +3725,47 @@ def test_the_margins_turn_wins_unless_the_voters_read_it_clearly_worse() -> None
     assert turn(evens, 178.0, orientation_margin_far=180.0) == 0.0
     tees = [tee.copy() for _ in range(8)]
     assert turn(tees, 180.0) == 0.0
+
+
+def test_on_a_lettered_page_two_numbers_of_a_country_hold_its_letter() -> None:
+    from aggression_vision.vision.marks import (
+        Cluster,
+        ClusterReading,
+        MarksSettings,
+        _named_regions,
+        resolve_splits,
+    )
+
+    def reading(
+        text: str, p: float, split_of: tuple[int, int] | None, letter: str, lm: float
+    ) -> ClusterReading:
+        return ClusterReading(
+            Cluster(1, (0, 0, 30, 20), (1,), split_of=split_of),
+            text,
+            p,
+            0,
+            0,
+            alt_letter=letter,
+            letter_mass=lm,
+            alt_number=text if text.isdigit() else "1",
+            number_mass=1.0 - lm,
+        )
+
+    # Country 1 holds a "13" and its letter G, read as 9 (tune 518): no letter reading.
+    thirteen = reading("13", 0.88, None, "B", 0.0)
+    gee = reading("9", 0.63, None, "G", 0.3)
+    parts = [reading("1", 0.64, (0, 0), "I", 0.3), reading("3", 0.83, (0, 1), "B", 0.0)]
+    readings = [thirteen, gee, *parts]
+    cfg = MarksSettings()
+    # Before: the country counted as one whose letter is grouped with its number, and
+    # the 1 of the 13 split off as the letter I.
+    split = resolve_splits(readings, cfg, lettered=set())
+    assert [r.text for r in split] == ["I", "3", "9"]
+    held = _named_regions(readings, set(), cfg)
+    assert held == {1}
+    assert resolve_splits(readings, cfg, lettered=held) == [thirteen, gee]
+    # One number reading only (the letter may be grouped with it): not held.
+    assert _named_regions([thirteen, *parts], set(), cfg) == set()
+    # A second number reading under writing height (a fragment) does not count.
+    small = ClusterReading(Cluster(1, (0, 0, 8, 8), (2,), height=0.3), "1", 0.9, 0, 0)
+    assert _named_regions([thirteen, small, *parts], set(), cfg) == set()
