@@ -17,6 +17,7 @@ from numpy.typing import NDArray
 from aggression_vision.errors import MapNotFoundError
 from aggression_vision.vision.adjacency import drop_corner_contacts, find_adjacency, grow_labels
 from aggression_vision.vision.ink import (
+    Ink,
     components_holding,
     connected_components,
     find_ink,
@@ -932,6 +933,7 @@ def split_writing(
     ruling: NDArray[np.bool_] | None = None,
     colour: NDArray[np.uint8] | None = None,
     rings: NDArray[np.bool_] | None = None,
+    loops: Ink | None = None,
 ) -> tuple[NDArray[np.bool_], NDArray[np.bool_]]:
     """Split the (gap-closed) ink into borders and writing.
 
@@ -958,6 +960,12 @@ def split_writing(
         ``ReaderSettings.enclave_ring_inradius``); the components holding a
         ring marked there before are borders (a later call, on the ink with
         gaps closed: closing may fill a small ring's hole).
+    loops : Ink, optional
+        The page's ink: a small component around a country-sized hole that
+        is bare paper (:func:`_bare_hole`) but too small for a country written
+        in (see ``ReaderSettings.empty_loop_inradius``) is a digit's or a
+        letter's loop (the 0 of a 10, a D written large with a thin pen), not
+        an island country. None: every such component is a country.
 
     Returns
     -------
@@ -980,6 +988,13 @@ def split_writing(
     # A small component that encloses a country-sized hole is a little island
     # country, not writing: fill each small component's holes and measure them.
     candidates = np.nonzero(small)[0]
+    text_h = 0.0
+    if loops is not None:
+        # (The writing's typical size: the median extent of the small components
+        # longer than a speck; a digit's loop is no bigger than a digit.)
+        sizes = extent[candidates]
+        sizes = sizes[sizes >= 2 * line_width]
+        text_h = float(np.median(sizes)) if sizes.size else 0.0
     min_r = settings.country_min_inradius * line_width
     for k in candidates:
         x, y, cw, ch = stats[k, :4]
@@ -992,6 +1007,15 @@ def split_writing(
         if holes.any():
             d = cv2.distanceTransform(holes.astype(np.uint8), cv2.DIST_L2, 5)
             if d.max() >= min_r:
+                if (
+                    loops is not None
+                    and d.max() < settings.empty_loop_inradius * line_width
+                    and max(cw, ch) <= settings.empty_loop_size * text_h
+                    and _bare_hole(
+                        loops, labels, k, holes[1:-1, 1:-1], line_width, settings, (x, y)
+                    )
+                ):
+                    continue  # (the loop of a 0 or a D: see ``empty_loop_inradius``)
                 small[k] = False
             elif settings.enclave_ring_inradius > 0:
                 # A ring around a country's number (an enclave drawn small, the
@@ -1063,6 +1087,50 @@ def split_writing(
                 small[k] = False
     writing = small.take(labels)  # (take: the same gather, faster than indexing)
     return ink & ~writing, writing
+
+
+def _bare_hole(
+    ink: Ink,
+    labels: NDArray[np.int32],
+    k: int,
+    hole: NDArray[np.bool_],
+    line_width: float,
+    settings: ReaderSettings,
+    corner: tuple[int, int],
+) -> bool:
+    """Whether ``hole`` (a mask of the box of component ``k`` of ``labels``, its top-left
+    ``corner`` x, y) inside that loop is bare paper: no pixel of ``ink.mask`` a line
+    width in from the loop, and its darkness (90th percentile) at most
+    ``empty_loop_darkness`` above that of the paper around the loop (one to three line
+    widths out): light writing shows, printed ruling is on both sides."""
+    x, y = corner
+    ch, cw = hole.shape
+    r = max(1, int(round(line_width)))
+    inner = cv2.erode(hole.view(np.uint8), np.ones((2 * r + 1, 2 * r + 1), np.uint8)).view(bool)
+    if not inner.any() or ink.mask[y : y + ch, x : x + cw][inner].any():
+        return False
+    # The loop is its own outline: no stroke of it runs inside (a ring with its
+    # number welded to it from within, an enclave).
+    mine = labels[y : y + ch, x : x + cw] == k
+    outline = np.pad((mine | hole).view(np.uint8), 1)
+    depth = cv2.distanceTransform(outline, cv2.DIST_L2, 3)[1:-1, 1:-1]
+    if depth[mine].max() > settings.empty_loop_depth * line_width:
+        return False
+    h, w = labels.shape
+    m = 3 * r + 1
+    x0, y0, x1, y1 = max(0, x - m), max(0, y - m), min(w, x + cw + m), min(h, y + ch + m)
+    fill = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    fill[y - y0 : y - y0 + ch, x - x0 : x - x0 + cw] = outline[1:-1, 1:-1]
+    near = cv2.dilate(fill, np.ones((2 * r + 1, 2 * r + 1), np.uint8))
+    far = cv2.dilate(fill, np.ones((6 * r + 1, 6 * r + 1), np.uint8))
+    around = (far > near) & ~ink.mask[y0:y1, x0:x1]
+    if not around.any():
+        return False
+    dark = ink.darkness[y0:y1, x0:x1]
+    inside = ink.darkness[y : y + ch, x : x + cw][inner]
+    return bool(
+        np.percentile(inside, 90) <= np.percentile(dark[around], 90) + settings.empty_loop_darkness
+    )
 
 
 def linked_fragments(
@@ -3334,7 +3402,13 @@ def segment(
     # again (closing can join fragments of writing into a bigger one).
     rings = np.zeros_like(mask)
     borders, writing = split_writing(
-        mask, line_width=lw, settings=settings, ruling=ink.ruling, colour=work, rings=rings
+        mask,
+        line_width=lw,
+        settings=settings,
+        ruling=ink.ruling,
+        colour=work,
+        rings=rings,
+        loops=ink if settings.empty_loop_inradius > 0 else None,
     )
     # (The linking rules shared by the writing pieces and the border dashes.)
     link = functools.partial(

@@ -663,6 +663,28 @@ class ReaderSettings:
         empty ones are the inside of a letter or digit welded to a border (an
         O, D, 0, 6, 8 or 9), or a sliver no number fits in; their paper goes
         to the countries around them. 0: off.
+    empty_loop_inradius, empty_loop_darkness, empty_loop_depth, empty_loop_size : float
+        A small ink component around a hole that holds a disc of
+        ``country_min_inradius`` is an island country, unless its hole is bare
+        paper (no ink a line width in from the loop, its darkness at most
+        ``empty_loop_darkness`` above the paper's around it), none of its ink
+        lies deeper than ``empty_loop_depth`` line widths inside its outline
+        (a ring with its number welded to it from within is an island), it is
+        no larger than ``empty_loop_size`` times the writing's typical size
+        (the median extent of the small components longer than two line
+        widths) and its hole holds no disc of ``empty_loop_inradius`` line
+        widths: then it is the loop of a digit
+        or a letter (the 0 of a 10, a D written large with a thin pen: dev3
+        061097, 061028, 061075). An island's number or letter is written inside
+        it, but an unoccupied island on an unlettered page is empty: the
+        smallest island countries of the 750 dev and validation photos hold a
+        disc of 5.2 line widths of the synthetic pen, yet three unoccupied ones
+        measured under 4.5 line widths of the page's estimate (dev3 061108,
+        061234: then larger than the writing; 061240, as small as its writing,
+        is lost). Region and marks stages over the 750 photos against afadcf8:
+        armies +6, letters +22, matched countries -1, owner -2 (fresh 020066: a
+        10 read right puts a player over 100 and the totals rule moves four
+        underlines), conquered -2. ``empty_loop_inradius`` 0: off.
     enclave_ring_inradius, enclave_ring_hole : float
         A small ink piece with a hole is a ring around a country (an enclave
         drawn small, its number welded to the ring) and not writing, though
@@ -1223,6 +1245,10 @@ class ReaderSettings:
     country_min_inradius: float = 2.5
     enclave_ring_inradius: float = 1.8
     enclave_ring_hole: float = 0.2
+    empty_loop_inradius: float = 4.5
+    empty_loop_darkness: float = 0.05
+    empty_loop_depth: float = 2.0
+    empty_loop_size: float = 1.5
     country_min_area: float = 40.0
     country_min_text_area: float = 0.6
     frame_min_enclosed: int = 3

@@ -1615,3 +1615,46 @@ def test_a_small_ring_around_its_number_is_a_border_and_stays_one() -> None:
     assert not split_writing(filled, line_width=7.0, settings=st)[0][500, 700]
     off = replace(st, enclave_ring_inradius=0.0)
     assert not split_writing(ink, line_width=7.0, settings=off)[0][500, 734]
+
+
+def test_the_empty_loop_of_a_large_thin_zero_is_writing() -> None:
+    # A "10" in the middle country, its 0 written large with a thin pen: the 0's hole
+    # holds a disc of about 3.5 line widths, room for the island-country test (2.5)
+    # but for no number (dev3 061097, 061028; a D the same: 061075). Before, the 0 was
+    # a border and the country's number read 1.
+    img = _grid_map(wobble=False)
+    cv2.line(img, (415, 335), (415, 395), INK, 2, cv2.LINE_AA)
+    cv2.ellipse(img, (455, 365), (18, 24), 0, 0, 360, INK, 2, cv2.LINE_AA)
+    # A ring of the same size around a written 7 in the top-left country: an island
+    # country's number is written inside it, the loop stays a border.
+    cv2.ellipse(img, (250, 200), (18, 24), 0, 0, 360, INK, 2, cv2.LINE_AA)
+    cv2.polylines(img, [np.int32([[242, 188], [258, 188], [248, 212]])], False, INK, 2)
+    seg = segment(img)
+    assert seg.writing[365, 437] and not seg.borders[365, 437]
+    assert seg.borders[200, 232] and not seg.writing[200, 232]
+    off = segment(img, settings=replace(ReaderSettings(), empty_loop_inradius=0.0))
+    assert off.borders[365, 437] and not off.writing[365, 437]
+
+
+def test_a_loop_with_a_stroke_inside_it_is_no_empty_loop() -> None:
+    from aggression_vision.vision.ink import Ink
+    from aggression_vision.vision.regions import _bare_hole
+
+    def bare(inside: bool) -> bool:
+        mask = np.zeros((120, 120), np.uint8)
+        cv2.ellipse(mask, (60, 60), (20, 26), 0, 0, 360, 1, 3)
+        if inside:
+            # A number welded to the ring from within (fresh2 020140: an enclave).
+            cv2.line(mask, (41, 60), (55, 60), 1, 3)
+        _, labels, stats, _ = cv2.connectedComponentsWithStats(mask)
+        k = int(labels[60, 40])
+        x, y, w, h = (int(v) for v in stats[k, :4])
+        sub = (labels[y : y + h, x : x + w] == k).astype(np.uint8)
+        _, lab = cv2.connectedComponents(np.pad(1 - sub, 1, constant_values=1), connectivity=4)
+        hole = ((lab > 0) & (lab != lab[0, 0]))[1:-1, 1:-1]
+        darkness = (mask * 0.8).astype(np.float32)
+        ink = Ink(np.zeros_like(mask), darkness, mask.astype(bool), np.zeros_like(mask, bool), 3.0)
+        return _bare_hole(ink, labels, k, hole, 3.0, ReaderSettings(), (x, y))
+
+    assert bare(False)
+    assert not bare(True)
