@@ -1685,9 +1685,7 @@ def _faint_on_ruling(
         return none
     level = max(settings.ink_faint_ratio * typical, settings.ruling_darkness)
     more = components_holding((darkness > level) & ~lines, drawing) & ~mask
-    reach = _disk_kernel(2 * int(round(guess)) + 1)
-    near = cv2.dilate(drawing.view(np.uint8), reach).view(bool)
-    added = more & ~near
+    added, _ = _far_pieces(more, drawing, guess)
     if sheet is not None:
         added &= sheet
     if int(added.sum()) > settings.ink_faint_ruled_gain * int(drawing.sum()):

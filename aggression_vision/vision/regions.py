@@ -1012,7 +1012,7 @@ def split_writing(
                     and d.max() < settings.empty_loop_inradius * line_width
                     and max(cw, ch) <= settings.empty_loop_size * text_h
                     and _bare_hole(
-                        loops, labels, k, holes[1:-1, 1:-1], line_width, settings, (x, y)
+                        loops, sub.view(bool), holes[1:-1, 1:-1], (x, y), line_width, settings
                     )
                 ):
                     continue  # (the loop of a 0 or a D: see ``empty_loop_inradius``)
@@ -1091,16 +1091,15 @@ def split_writing(
 
 def _bare_hole(
     ink: Ink,
-    labels: NDArray[np.int32],
-    k: int,
+    mine: NDArray[np.bool_],
     hole: NDArray[np.bool_],
+    corner: tuple[int, int],
     line_width: float,
     settings: ReaderSettings,
-    corner: tuple[int, int],
 ) -> bool:
-    """Whether ``hole`` (a mask of the box of component ``k`` of ``labels``, its top-left
-    ``corner`` x, y) inside that loop is bare paper: no pixel of ``ink.mask`` a line
-    width in from the loop, and its darkness (90th percentile) at most
+    """Whether ``hole`` inside the loop ``mine`` (both masks of the loop's box, its
+    top-left ``corner`` x, y in the image) is bare paper: no pixel of ``ink.mask`` a
+    line width in from the loop, and its darkness (90th percentile) at most
     ``empty_loop_darkness`` above that of the paper around the loop (one to three line
     widths out): light writing shows, printed ruling is on both sides."""
     x, y = corner
@@ -1111,12 +1110,11 @@ def _bare_hole(
         return False
     # The loop is its own outline: no stroke of it runs inside (a ring with its
     # number welded to it from within, an enclave).
-    mine = labels[y : y + ch, x : x + cw] == k
     outline = np.pad((mine | hole).view(np.uint8), 1)
     depth = cv2.distanceTransform(outline, cv2.DIST_L2, 3)[1:-1, 1:-1]
     if depth[mine].max() > settings.empty_loop_depth * line_width:
         return False
-    h, w = labels.shape
+    h, w = ink.mask.shape
     m = 3 * r + 1
     x0, y0, x1, y1 = max(0, x - m), max(0, y - m), min(w, x + cw + m), min(h, y + ch + m)
     fill = np.zeros((y1 - y0, x1 - x0), np.uint8)

@@ -993,25 +993,28 @@ def test_a_grid_corner_along_the_outline_is_left_out_of_the_digit() -> None:
     assert read_marks(seg, settings=MarksSettings(outline_margin=0.0))[1].armies != 3
 
 
+def _split_reading(
+    text: str, p: float, split_of: tuple[int, int] | None, letter: str, lm: float, nm: float
+) -> ClusterReading:
+    """A reading of country 1's writing (a whole cluster, or a trial split's part) with
+    its likeliest letter and the posterior masses on letters ``lm`` and numbers ``nm``."""
+    return ClusterReading(
+        Cluster(1, (0, 0, 30, 20), (1,), split_of=split_of),
+        text,
+        p,
+        0,
+        0,
+        alt_letter=letter,
+        letter_mass=lm,
+        alt_number=text if text.isdigit() else "1",
+        number_mass=nm,
+    )
+
+
 def test_on_a_lettered_page_a_country_without_letter_splits_off_a_likely_letter() -> None:
-    from dataclasses import replace
+    from aggression_vision.vision.marks import resolve_splits
 
-    from aggression_vision.vision.marks import Cluster, ClusterReading, resolve_splits
-
-    def reading(
-        text: str, p: float, split_of: tuple[int, int] | None, letter: str, lm: float, nm: float
-    ) -> ClusterReading:
-        return ClusterReading(
-            Cluster(1, (0, 0, 30, 20), (1,), split_of=split_of),
-            text,
-            p,
-            0,
-            0,
-            alt_letter=letter,
-            letter_mass=lm,
-            alt_number=text if text.isdigit() else "1",
-            number_mass=nm,
-        )
+    reading = _split_reading
 
     # "8I" read whole as 81; its right part reads "1" or "I" (the letter I is a digit too).
     whole = reading("81", 0.9, None, "B", 0.0, 1.0)
@@ -3728,28 +3731,12 @@ def test_the_margins_turn_wins_unless_the_voters_read_it_clearly_worse() -> None
 
 
 def test_on_a_lettered_page_two_numbers_of_a_country_hold_its_letter() -> None:
-    from aggression_vision.vision.marks import (
-        Cluster,
-        ClusterReading,
-        MarksSettings,
-        _named_regions,
-        resolve_splits,
-    )
+    from aggression_vision.vision.marks import _named_regions, resolve_splits
 
     def reading(
         text: str, p: float, split_of: tuple[int, int] | None, letter: str, lm: float
     ) -> ClusterReading:
-        return ClusterReading(
-            Cluster(1, (0, 0, 30, 20), (1,), split_of=split_of),
-            text,
-            p,
-            0,
-            0,
-            alt_letter=letter,
-            letter_mass=lm,
-            alt_number=text if text.isdigit() else "1",
-            number_mass=1.0 - lm,
-        )
+        return _split_reading(text, p, split_of, letter, lm, 1.0 - lm)
 
     # Country 1 holds a "13" and its letter G, read as 9 (tune 518): no letter reading.
     thirteen = reading("13", 0.88, None, "B", 0.0)

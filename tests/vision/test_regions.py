@@ -1654,7 +1654,7 @@ def test_a_loop_with_a_stroke_inside_it_is_no_empty_loop() -> None:
         hole = ((lab > 0) & (lab != lab[0, 0]))[1:-1, 1:-1]
         darkness = (mask * 0.8).astype(np.float32)
         ink = Ink(np.zeros_like(mask), darkness, mask.astype(bool), np.zeros_like(mask, bool), 3.0)
-        return _bare_hole(ink, labels, k, hole, 3.0, ReaderSettings(), (x, y))
+        return _bare_hole(ink, sub.astype(bool), hole, (x, y), 3.0, ReaderSettings())
 
     assert bare(False)
     assert not bare(True)
