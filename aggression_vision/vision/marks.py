@@ -6525,7 +6525,8 @@ def resolve_splits(
 
     ``readings`` are those of :func:`extract_clusters` with ``splits=True``: the whole
     clusters first, then the parts. A split wins when one part reads as a letter and the
-    other as a number, both confidently (the best such split by its weaker part).
+    other as a number, both confidently (the best such split by its weaker part's
+    posterior mass on its kind: letters or numbers).
 
     ``lettered``: on a lettered page, the regions that hold a letter reading; in
     the others a split also wins when one part carries at least ``split_letter_mass``
@@ -6547,9 +6548,15 @@ def resolve_splits(
         keep = r.text.isdigit() and r.probability >= cfg.split_keep_number
         for a, b in zip(cand[::2], cand[1::2], strict=True):
             kinds = {_kind(a.text, cfg), _kind(b.text, cfg)}
-            p = min(a.probability, b.probability)
-            if kinds == {"letter", "number"} and p > best_p and not keep:
-                best, best_p = (a, b), p
+            sure = min(a.probability, b.probability) > cfg.split_min_prob
+            if kinds == {"letter", "number"} and sure and not keep:
+                # Of the confident splits, the one whose weaker part carries the most
+                # posterior mass on its kind: "U19" cut as U|19 and as U1|9 reads the
+                # letter U in both, the 19 less surely than the 9 as text (19 or 18)
+                # but as surely a number.
+                p = min(_kind_mass(x, cfg) for x in (a, b))
+                if p > best_p:
+                    best, best_p = (a, b), p
         # (A whole read as a letter and a number is the country's letter grouped with
         # its number: its letter is no sign that the letter stands apart.)
         mixed = r.letter is not None and r.number is not None
@@ -6845,6 +6852,13 @@ def _letter_and_number(
                 nr = replace(num, text=num.alt_number, probability=num.number_mass)
                 best, best_p = ((lr, nr) if let is a else (nr, lr)), p
     return best
+
+
+def _kind_mass(r: ClusterReading, cfg: MarksSettings) -> float:
+    """The posterior mass of ``r`` on the kind its text is (letters or numbers); its
+    text's probability when the reader gives no masses (Tesseract)."""
+    mass = r.letter_mass if _kind(r.text, cfg) == "letter" else r.number_mass
+    return max(mass, r.probability)
 
 
 def _kind(text: str, cfg: MarksSettings) -> str:

@@ -1011,6 +1011,26 @@ def _split_reading(
     )
 
 
+def test_of_two_confident_letter_splits_the_one_surer_of_its_kinds_wins() -> None:
+    from aggression_vision.vision.marks import resolve_splits
+
+    reading = _split_reading
+    # "U19" read whole as "U9": cut as U|19 (the 19 read 0.89 as text, 18 the rest,
+    # all of it on the numbers) or as U1|9 (the 9 sure, the U1 a little less sure a U).
+    whole = reading("U9", 0.96, None, "U", 0.0, 0.01)
+    parts = [
+        reading("U", 0.99, (0, 0), "U", 0.993, 0.005),
+        reading("19", 0.89, (0, 1), "G", 0.0, 1.0),
+        reading("U", 0.97, (0, 0), "U", 0.987, 0.01),
+        reading("9", 1.0, (0, 1), "G", 0.0, 1.0),
+    ]
+    got = resolve_splits([whole, *parts])
+    assert [r.text for r in got] == ["U", "19"]
+    # Still both parts must read their kind confidently as text.
+    unsure = [parts[0], reading("19", 0.45, (0, 1), "G", 0.0, 1.0), *parts[2:]]
+    assert [r.text for r in resolve_splits([whole, *unsure])] == ["U", "9"]
+
+
 def test_on_a_lettered_page_a_country_without_letter_splits_off_a_likely_letter() -> None:
     from aggression_vision.vision.marks import resolve_splits
 
