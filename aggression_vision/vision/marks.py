@@ -364,11 +364,7 @@ class MarksSettings:
         A whole cluster read as a number with at least this posterior is not split
         into a letter and a number read confidently (a "10" whose 0 reads as a D on its
         own). On a lettered page, a country without a letter may still split it by the
-        posterior masses (``lettered`` of :func:`resolve_splits`). (0.9 until the
-        sixty-seventh session; marks stage on the cached segmentations of 144b7b9 over
-        the 750 dev and validation photos, 0.8 / 0.7 / 0.6 / 0.5: armies +1 / +2 / +2 /
-        +2, owner +1 / 0 / +1 / +1, spurious letters -1 / -3 / -4 / -4, nothing else
-        changed; 0.95: armies -2.)
+        posterior masses (``lettered`` of :func:`resolve_splits`).
     split_not_letters : str
         Letters a part may not be read as for a split: they are also digits ("1O" is
         the number 10, not 1 and the letter O).
@@ -1664,7 +1660,7 @@ class MarksSettings:
     row_split_small: float = 0.3
     split_min_prob: float = 0.5
     split_not_letters: str = "IO"
-    split_keep_number: float = 0.6
+    split_keep_number: float = 0.9
     split_letter_mass: float = 0.1
     split_number_mass: float = 0.5
     fragment_whole_below: float = 0.5

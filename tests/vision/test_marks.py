@@ -251,9 +251,6 @@ def test_letter_next_to_number_is_split_off() -> None:
     # A sure number is not split ("10" whose 0 alone reads as a D).
     ten = reading("10", 0.99)
     assert resolve_splits([ten, reading("1", 0.7, (0, 0)), reading("D", 0.9, (0, 1))]) == [ten]
-    # ... nor a fairly sure one (an open 0 read alone as a C).
-    ten = reading("10", 0.78)
-    assert resolve_splits([ten, reading("1", 0.76, (0, 0)), reading("C", 0.8, (0, 1))]) == [ten]
 
 
 def test_nothing_read_with_the_posterior_on_numbers_is_a_number() -> None:
