@@ -6543,7 +6543,7 @@ def resolve_splits(
     out: list[ClusterReading] = []
     for j, r in enumerate(whole):
         best: tuple[ClusterReading, ClusterReading] | None = None
-        best_p = cfg.split_min_prob
+        best_p = 0.0  # (a confident split's masses exceed split_min_prob: see ``sure``)
         cand = parts.get(j, [])
         keep = r.text.isdigit() and r.probability >= cfg.split_keep_number
         for a, b in zip(cand[::2], cand[1::2], strict=True):

@@ -933,7 +933,7 @@ def split_writing(
     ruling: NDArray[np.bool_] | None = None,
     colour: NDArray[np.uint8] | None = None,
     rings: NDArray[np.bool_] | None = None,
-    loops: Ink | None = None,
+    page_ink: Ink | None = None,
 ) -> tuple[NDArray[np.bool_], NDArray[np.bool_]]:
     """Split the (gap-closed) ink into borders and writing.
 
@@ -960,7 +960,7 @@ def split_writing(
         ``ReaderSettings.enclave_ring_inradius``); the components holding a
         ring marked there before are borders (a later call, on the ink with
         gaps closed: closing may fill a small ring's hole).
-    loops : Ink, optional
+    page_ink : Ink, optional
         The page's ink: a small component around a country-sized hole that
         is bare paper (:func:`_bare_hole`) but too small for a country written
         in (see ``ReaderSettings.empty_loop_inradius``) is a digit's or a
@@ -989,7 +989,7 @@ def split_writing(
     # country, not writing: fill each small component's holes and measure them.
     candidates = np.nonzero(small)[0]
     text_h = 0.0
-    if loops is not None:
+    if page_ink is not None:
         # (The writing's typical size: the median extent of the small components
         # longer than a speck; a digit's loop is no bigger than a digit.)
         sizes = extent[candidates]
@@ -1008,11 +1008,11 @@ def split_writing(
             d = cv2.distanceTransform(holes.astype(np.uint8), cv2.DIST_L2, 5)
             if d.max() >= min_r:
                 if (
-                    loops is not None
+                    page_ink is not None
                     and d.max() < settings.empty_loop_inradius * line_width
                     and max(cw, ch) <= settings.empty_loop_size * text_h
                     and _bare_hole(
-                        loops, sub.view(bool), holes[1:-1, 1:-1], (x, y), line_width, settings
+                        page_ink, sub.view(bool), holes[1:-1, 1:-1], (x, y), line_width, settings
                     )
                 ):
                     continue  # (the loop of a 0 or a D: see ``empty_loop_inradius``)
@@ -3406,7 +3406,7 @@ def segment(
         ruling=ink.ruling,
         colour=work,
         rings=rings,
-        loops=ink if settings.empty_loop_inradius > 0 else None,
+        page_ink=ink if settings.empty_loop_inradius > 0 else None,
     )
     # (The linking rules shared by the writing pieces and the border dashes.)
     link = functools.partial(
