@@ -1272,6 +1272,144 @@ def linked_fragments(
     return out
 
 
+def chained_fragments(
+    borders: NDArray[np.bool_],
+    writing: NDArray[np.bool_],
+    *,
+    line_width: float,
+    min_length: float,
+    max_fill: float,
+    reach: float,
+    min_span: float,
+    max_chain_fill: float = np.inf,
+    ruling: NDArray[np.bool_] | None = None,
+    max_on_ruling: float = 1.0,
+) -> NDArray[np.bool_]:
+    """Writing pieces that together run from border to border: a faint
+    border broken at several places.
+
+    Light pencil breaks a border into a chain of pieces, each too short or
+    too crooked for :func:`linked_fragments` (whose ends must lie at border
+    ink, not at the next piece). Pieces at
+    least ``min_length`` long (their box), thin (area at most ``max_fill``
+    times the skeleton's length times the line width) and without a loop,
+    within ``reach`` of each other, form a chain; a chain at least
+    ``min_span`` long (its box) that comes within ``reach`` of border ink at
+    two places at least ``min_span`` apart is border, unless its pieces'
+    area is more than ``max_chain_fill`` times its length (its box) times
+    the line width. A number (its digits side by side, an underline below)
+    spans less than that, or is more ink for its length.
+
+    Parameters
+    ----------
+    borders, writing : (H, W) bool
+    line_width, min_length, reach, min_span : float
+        Pixels.
+    max_fill, max_chain_fill : float
+    ruling : (H, W) bool, optional
+        Printed ruling removed from the ink: a piece mostly along it (more
+        than ``max_on_ruling``) is no link.
+    max_on_ruling : float
+
+    Returns
+    -------
+    (H, W) bool, the pieces of ``writing`` that are border.
+
+    Examples
+    --------
+    >>> b = np.zeros((40, 100), bool)
+    >>> b[:, :3] = b[:, -3:] = True
+    >>> dashes = np.zeros_like(b)
+    >>> for x0 in (7, 37, 67):  # three pieces of 26 pixels, 4 apart
+    ...     dashes[19:21, x0 : x0 + 26] = True
+    >>> opts = dict(line_width=2.0, min_length=18.0, max_fill=1.3, reach=6.0, min_span=60.0)
+    >>> int(chained_fragments(b, dashes, **opts).sum())
+    156
+    >>> dashes[19:21, 67:] = False  # the chain stops short of the right border
+    >>> int(chained_fragments(b, dashes, **opts).sum())
+    0
+    """
+    out = np.zeros_like(writing)
+    count, labels, stats, _ = connected_components(writing.astype(np.uint8))
+    if count <= 1:
+        return out
+    extent = np.maximum(stats[:, cv2.CC_STAT_WIDTH], stats[:, cv2.CC_STAT_HEIGHT])
+    cand = extent >= min_length
+    cand[0] = False
+    r = max(1, int(round(reach / 2)))
+    disk = _disk(2 * r + 1)
+
+    def long_chains() -> tuple[NDArray[np.int32], NDArray[np.int32], list[int]]:
+        grown = cv2.dilate(cand.take(labels).view(np.uint8), disk)
+        _, chains, cst, _ = connected_components(grown)
+        length = np.maximum(cst[:, cv2.CC_STAT_WIDTH], cst[:, cv2.CC_STAT_HEIGHT])
+        return chains, cst, [c for c in np.flatnonzero(length >= min_span) if c > 0]
+
+    if not cand.any():
+        return out
+    chains, cst, found = long_chains()
+    if not found:
+        return out
+    # The pieces of the chains long enough: thin and loop-free, off the ruling
+    # (measured only there: most pieces are digits in short chains).
+    near_ruling = None
+    if ruling is not None and ruling.any() and max_on_ruling < 1.0:
+        near_ruling = _near_ruling(ruling)
+    in_long = np.zeros(count, dtype=bool)
+    for c in found:
+        x, y, cw, ch = (int(v) for v in cst[c, :4])
+        in_long[labels[y : y + ch, x : x + cw][chains[y : y + ch, x : x + cw] == c]] = True
+    dropped = False
+    for k in np.flatnonzero(in_long & cand):
+        x, y, cw, ch = (int(v) for v in stats[k, :4])
+        mine = labels[y : y + ch, x : x + cw] == k
+        if not _thin_tree(mine, int(stats[k, cv2.CC_STAT_AREA]), line_width, max_fill) or (
+            near_ruling is not None
+            and near_ruling[y : y + ch, x : x + cw][mine].mean() > max_on_ruling
+        ):
+            cand[k] = False
+            dropped = True
+    if dropped:
+        chains, cst, found = long_chains()
+    pieces = cand.take(labels)
+    h, w = writing.shape
+    m = int(np.ceil(reach)) + 1
+    for c in found:
+        x, y, cw, ch = (int(v) for v in cst[c, :4])
+        length = max(cw, ch)
+        mine = (chains[y : y + ch, x : x + cw] == c) & pieces[y : y + ch, x : x + cw]
+        if np.count_nonzero(mine) > max_chain_fill * length * line_width:
+            continue  # (a number with its underline, written across a narrow country)
+        # (Border ink farther than ``reach`` outside the box does not count.)
+        y0, x0 = max(0, y - m), max(0, x - m)
+        near = ~borders[y0 : y + ch + m, x0 : x + cw + m]
+        dist = cv2.distanceTransform(near.view(np.uint8), cv2.DIST_L2, 5)
+        at = np.argwhere(mine & (dist[y - y0 : y - y0 + ch, x - x0 : x - x0 + cw] <= reach))
+        if len(at) < 2:
+            continue
+        # (The two touches farthest apart: along the box's diagonals.)
+        s, d = at.sum(axis=1), at[:, 0] - at[:, 1]
+        span = max(
+            float(np.hypot(*(at[np.argmax(s)] - at[np.argmin(s)]))),
+            float(np.hypot(*(at[np.argmax(d)] - at[np.argmin(d)]))),
+        )
+        if span >= min_span:
+            out[y : y + ch, x : x + cw] |= mine
+    return out
+
+
+def _thin_tree(mine: NDArray[np.bool_], area: int, line_width: float, max_fill: float) -> bool:
+    """Whether the piece ``mine`` is thin (its ``area`` at most ``max_fill``
+    times its skeleton's length times the line width) and has no loop (a
+    burr's pinhole is none) (:func:`chained_fragments`)."""
+    sub = np.pad(mine, 1)
+    n, lab, st, _ = cv2.connectedComponentsWithStats((~sub).view(np.uint8), connectivity=4)
+    holes = [i for i in range(1, n) if i != lab[0, 0]]
+    if holes and max(st[i, cv2.CC_STAT_AREA] for i in holes) > 2 * line_width * line_width:
+        return False
+    return area <= max_fill * float(np.count_nonzero(thin(sub))) * line_width
+
+
 def lone_dashes(
     dashes: NDArray[np.bool_],
     writing: NDArray[np.bool_],
@@ -3433,6 +3571,22 @@ def segment(
         writing &= ~linked
     else:
         linked = np.zeros_like(borders)
+    if settings.chain_min_span > 0 and settings.link_reach > 0:
+        chained = chained_fragments(
+            borders,
+            writing,
+            line_width=lw,
+            min_length=settings.chain_min_length * lw,
+            max_fill=settings.link_max_fill,
+            reach=settings.link_reach * lw,
+            min_span=settings.chain_min_span * writing_height(writing, lw),
+            max_chain_fill=settings.chain_max_fill,
+            ruling=ink.ruling,
+            max_on_ruling=settings.bridge_max_on_ruling,
+        )
+        borders |= chained
+        writing &= ~chained
+        linked |= chained
     if settings.link_dash_length > 0 and specks.any():
         # A stretch of border between two gaps, short enough to pass for
         # noise: bridging finds no loose end where it ran from one junction

@@ -889,6 +889,19 @@ class ReaderSettings:
     link_short_reach : float
         ... is border when both its ends lie within this many line widths of
         border ink. ``link_short_length`` 0 turns it off.
+    chain_min_span : float
+        Pieces of ink taken for writing before gap closing, each at least
+        ``chain_min_length`` line widths long, thin (``link_max_fill``) and
+        without a loop, that lie within ``link_reach`` of each other form a
+        chain; a chain at least this many writing heights long that comes
+        within ``link_reach`` of border ink at two places that far apart is
+        a faint border broken at several places. 0 turns it off.
+    chain_min_length : float
+        (See ``chain_min_span``.)
+    chain_max_fill : float
+        A chain with more ink than this many times its length (its box) times
+        the line width is writing (a number with its underline written
+        across a narrow country), not a broken border.
     link_dash_length : float
         An ink piece smaller than ``ink_min_blob`` (taken off as noise) but
         at least this many line widths long (a short stretch of border
@@ -1305,6 +1318,9 @@ class ReaderSettings:
     link_max_fill: float = 1.3
     link_short_length: float = 4.0  # a shorter piece (a dash) is linked ...
     link_short_reach: float = 1.5  # ... only with both ends this close to border ink
+    chain_min_span: float = 2.5
+    chain_min_length: float = 4.0
+    chain_max_fill: float = 1.75
     link_dash_length: float = 2.5  # a noise-sized piece (a dash between two gaps) is linked ...
     link_dash_reach: float = 2.5  # ... only with both ends this close to border ink
     link_dash_width: float = 1.4  # widest least rectangle of a dash (line widths)

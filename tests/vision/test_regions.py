@@ -21,6 +21,7 @@ from aggression_vision.vision.adjacency import (
 )
 from aggression_vision.vision.regions import (
     bridge_ends,
+    chained_fragments,
     close_gaps,
     curled_branches,
     cut_pockets,
@@ -604,6 +605,61 @@ def test_a_straight_piece_of_border_cut_off_by_gaps_is_no_writing() -> None:
     off = ReaderSettings(fragment_min_extent=0.0)
     _, writing = split_writing(mask.astype(bool), line_width=4.0, settings=off)
     assert writing[185:205, 60:110].any()
+
+
+def _broken_border_map() -> NDArray[np.uint8]:
+    """Two countries whose common border, a thinner pencil line that wavers,
+    is broken into nine pieces (each too crooked and too short to be taken
+    for a stretch of border alone), 7 px gaps between them."""
+    img = _paper()
+    cv2.rectangle(img, (150, 150), (750, 550), INK, LW, cv2.LINE_AA)
+    ys = np.arange(150, 551)
+    xs = 450 + 10 * np.sin((ys - 150) / 400 * 6 * np.pi)
+    keep = np.ones(len(ys), dtype=bool)
+    for start in range(150, 520, 45):
+        keep[(ys >= start + 1) & (ys < start + 8)] = False
+    pieces = np.split(np.arange(len(ys)), np.flatnonzero(np.diff(keep.astype(int))) + 1)
+    for idx in pieces:
+        if keep[idx[0]]:
+            line = np.stack([xs[idx], ys[idx]], 1).astype(np.int32).reshape(-1, 1, 2)
+            cv2.polylines(img, [line], False, INK, 2, cv2.LINE_AA)
+    cv2.putText(img, "7", (280, 360), cv2.FONT_HERSHEY_SIMPLEX, 1.4, INK, 3)
+    cv2.putText(img, "12", (580, 360), cv2.FONT_HERSHEY_SIMPLEX, 1.4, INK, 3)
+    return img
+
+
+def test_a_border_broken_into_a_chain_of_pieces_separates_its_countries() -> None:
+    img = _broken_border_map()
+    seg = segment(img)
+    assert len(seg.regions) == 2
+    assert _cell_of(seg, 300, 250) != _cell_of(seg, 600, 250)
+    assert _cell_of(seg, 300, 250) > 0 and _cell_of(seg, 600, 250) > 0
+    # Turned off, the pieces are writing and the two countries one.
+    assert len(segment(img, settings=ReaderSettings(chain_min_span=0.0)).regions) == 1
+
+
+def test_a_number_written_across_a_narrow_country_is_no_chain() -> None:
+    borders = np.zeros((200, 300), dtype=bool)
+    borders[:, 100:103] = borders[:, 197:200] = True
+    kw = dict(line_width=3.0, min_length=12.0, max_fill=1.3, reach=9.0, min_span=60.0)
+    # A faint border (thinner than the map's line width) crossing the country
+    # in three wavering pieces: a chain.
+    chain = np.zeros_like(borders)
+    for x0 in (106, 136, 166):
+        xs = np.arange(x0, x0 + 26)
+        ys = 60 + 3 * np.sin(xs / 5.0)
+        cv2.polylines(chain.view(np.uint8), [np.stack([xs, ys], 1).astype(np.int32)], False, 1, 1)
+    assert chained_fragments(borders, chain, **kw).sum() == chain.sum()
+    # A number as wide as the country with a double underline reaching both
+    # sides is more ink for its length.
+    number = np.zeros_like(borders)
+    cv2.putText(number.view(np.uint8), "22", (108, 150), cv2.FONT_HERSHEY_SIMPLEX, 1.9, 1, 3)
+    for y in (160, 168):
+        xs = np.arange(106, 194)
+        ys = y + 2 * np.sin(xs / 4.0)
+        cv2.polylines(number.view(np.uint8), [np.stack([xs, ys], 1).astype(np.int32)], False, 1, 2)
+    assert chained_fragments(borders, number, **kw, max_chain_fill=1e9).any()
+    assert not chained_fragments(borders, number, **kw, max_chain_fill=1.75).any()
 
 
 def test_a_bending_piece_of_border_longer_than_a_number_is_no_writing() -> None:
