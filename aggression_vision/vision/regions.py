@@ -1290,12 +1290,12 @@ def chained_fragments(
 
     Light pencil breaks a border into a chain of pieces, each too short or
     too crooked for :func:`linked_fragments` (whose ends must lie at border
-    ink, not at the next piece). Pieces at
-    least ``min_length`` long (their box), thin (area at most ``max_fill``
-    times the skeleton's length times the line width) and without a loop,
-    within ``reach`` of each other, form a chain; a chain at least
-    ``min_span`` long (its box) that comes within ``reach`` of border ink at
-    two places at least ``min_span`` apart is border, unless its pieces'
+    ink, not at the next piece). Pieces at least ``min_length`` long (their
+    box), thin (area at most ``max_fill`` times the skeleton's length times
+    the line width) and without a loop, within ``reach`` of each other, form
+    a chain; a chain of two or more pieces, at least ``min_span`` long (its
+    box), that comes within ``reach`` of border ink at two places at least
+    ``min_span`` apart is border, unless its pieces'
     area is more than ``max_chain_fill`` times its length (its box) times
     the line width. A number (its digits side by side, an underline below)
     spans less than that, or is more ink for its length.
@@ -1380,6 +1380,8 @@ def chained_fragments(
         mine = (chains[y : y + ch, x : x + cw] == c) & pieces[y : y + ch, x : x + cw]
         if np.count_nonzero(mine) > max_chain_fill * length * line_width:
             continue  # (a number with its underline, written across a narrow country)
+        if len(np.unique(labels[y : y + ch, x : x + cw][mine])) < 2:
+            continue  # (one piece alone: linked_fragments' and split_writing's to judge)
         # (Border ink farther than ``reach`` outside the box does not count.)
         y0, x0 = max(0, y - m), max(0, x - m)
         near = ~borders[y0 : y + ch + m, x0 : x + cw + m]

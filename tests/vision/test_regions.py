@@ -662,6 +662,23 @@ def test_a_number_written_across_a_narrow_country_is_no_chain() -> None:
     assert not chained_fragments(borders, number, **kw, max_chain_fill=1.75).any()
 
 
+def test_one_piece_alone_from_border_to_border_is_no_chain() -> None:
+    # A single stroke across a narrow country (a cross-out reaching both
+    # sides) is for linked_fragments and split_writing to judge: a chain is
+    # two pieces or more.
+    borders = np.zeros((200, 300), dtype=bool)
+    borders[:, 100:103] = borders[:, 197:200] = True
+    kw = dict(line_width=3.0, min_length=12.0, max_fill=1.3, reach=9.0, min_span=60.0)
+    stroke = np.zeros_like(borders)
+    xs = np.arange(106, 194)
+    ys = 60 + 3 * np.sin(xs / 5.0)
+    cv2.polylines(stroke.view(np.uint8), [np.stack([xs, ys], 1).astype(np.int32)], False, 1, 1)
+    assert not chained_fragments(borders, stroke, **kw).any()
+    # Cut in two, the same stroke is a chain.
+    stroke[:, 148:152] = False
+    assert chained_fragments(borders, stroke, **kw).sum() == stroke.sum()
+
+
 def test_a_bending_piece_of_border_longer_than_a_number_is_no_writing() -> None:
     # Writing-sized (58 px: under 6% of the 1000 px side) but 19 line widths
     # long, a single stroke bending too much to fit a box 2 line widths wide:
