@@ -893,7 +893,8 @@ class ReaderSettings:
         Pieces of ink taken for writing before gap closing, each at least
         ``chain_min_length`` line widths long, thin (``link_max_fill``) and
         without a loop, that lie within ``link_reach`` of each other form a
-        chain; a chain at least this many writing heights long that comes
+        chain; a chain of two pieces or more at least this many writing
+        heights long that comes
         within ``link_reach`` of border ink at two places that far apart is
         a faint border broken at several places. 0 turns it off.
     chain_min_length : float
@@ -901,7 +902,10 @@ class ReaderSettings:
     chain_max_fill : float
         A chain with more ink than this many times its length (its box) times
         the line width is writing (a number with its underline written
-        across a narrow country), not a broken border.
+        across a narrow country), not a broken border. (1.75 before the
+        sixty-ninth session: a broken border whose strokes overlap side by
+        side where they restart, or traced twice, holds more; 2.0 on
+        the 750 dev photos: dev3 061246 +3 countries, no other photo changed.)
     link_dash_length : float
         An ink piece smaller than ``ink_min_blob`` (taken off as noise) but
         at least this many line widths long (a short stretch of border
@@ -1320,7 +1324,7 @@ class ReaderSettings:
     link_short_reach: float = 1.5  # ... only with both ends this close to border ink
     chain_min_span: float = 2.5
     chain_min_length: float = 4.0
-    chain_max_fill: float = 1.75
+    chain_max_fill: float = 2.0
     link_dash_length: float = 2.5  # a noise-sized piece (a dash between two gaps) is linked ...
     link_dash_reach: float = 2.5  # ... only with both ends this close to border ink
     link_dash_width: float = 1.4  # widest least rectangle of a dash (line widths)

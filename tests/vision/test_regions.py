@@ -658,8 +658,26 @@ def test_a_number_written_across_a_narrow_country_is_no_chain() -> None:
         xs = np.arange(106, 194)
         ys = y + 2 * np.sin(xs / 4.0)
         cv2.polylines(number.view(np.uint8), [np.stack([xs, ys], 1).astype(np.int32)], False, 1, 2)
+    fill = ReaderSettings().chain_max_fill
     assert chained_fragments(borders, number, **kw, max_chain_fill=1e9).any()
-    assert not chained_fragments(borders, number, **kw, max_chain_fill=1.75).any()
+    assert not chained_fragments(borders, number, **kw, max_chain_fill=fill).any()
+
+
+def test_a_faint_border_traced_twice_is_a_chain() -> None:
+    # Two broken strokes side by side, two line widths apart: more ink for
+    # its length than one stroke, less than a number with its underline.
+    borders = np.zeros((200, 300), dtype=bool)
+    borders[:, 100:103] = borders[:, 197:200] = True
+    kw = dict(line_width=3.0, min_length=12.0, max_fill=1.3, reach=9.0, min_span=60.0)
+    chain = np.zeros_like(borders)
+    for y, starts in ((60, (106, 136, 166)), (66, (106, 121, 151, 181))):
+        for x0 in starts:
+            xs = np.arange(x0, min(x0 + 27, 194), 0.25)
+            ys = y + 2 * np.sin(xs / 5.0)
+            line = np.stack([xs, ys], 1).round().astype(np.int32)
+            cv2.polylines(chain.view(np.uint8), [line], False, 1, 2)
+    fill = ReaderSettings().chain_max_fill
+    assert chained_fragments(borders, chain, **kw, max_chain_fill=fill).sum() == chain.sum()
 
 
 def test_one_piece_alone_from_border_to_border_is_no_chain() -> None:
