@@ -572,7 +572,13 @@ class MarksSettings:
         +8). 0.5 or more: off. (Twelfth session, with ``outline_keeps_underline``: 0.1
         within 0.4 writing heights instead of 0.05 within 0.1, cached segmentations of
         the 150 dev photos: owner 2213 -> 2220 of 2501, no set worse; reach 0.2 / 0.3 /
-        0.5 / 0.6: 2216 / 2217 / 2220 / 2214; 0.05 within 0.4: 2210; 0.15: 2220.)
+        0.5 / 0.6: 2216 / 2217 / 2220 / 2214; 0.05 within 0.4: 2210; 0.15: 2220.
+        Sixty-ninth session, 0.1 -> 0.2 with ``underline_faint`` 0.3 -> 0.4, marks stage
+        on the cached segmentations of a3a248a, 750 dev and validation photos: owner
+        11975 -> 11989, armies 11224 -> 11226 (dev3 +7, fresh +8, fresh2 -1, tune, s3,
+        r3, dev2 unchanged: a flat digit foot or a border close under a number is read
+        as its underline less often); 0.15 / 0.2 / 0.3 alone: +7 / +11 / +14 (0.3: tune
+        and dev2 -1 each); ``underline_faint`` 0.2 / 0.4 alone: -2 / +3.)
     underline_faint : float
         The underline probability above which a number whose cluster took light ink from
         beside it (``Cluster.faint``: a lighter digit or a light underline the ink mask
@@ -1719,8 +1725,8 @@ class MarksSettings:
     underline_cluster_scaled: bool = True  # ... relative to a taller number's height
     underline_bar_ratio: float = 1.8  # width over height of a detached underline cluster
     underline_bar_height: float = 0.12  # its least height, in writing heights
-    underline_on_border: float = 0.1  # underline threshold of a number resting on a border
-    underline_faint: float = 0.3  # that of a number whose cluster took light ink beside it
+    underline_on_border: float = 0.2  # underline threshold of a number resting on a border
+    underline_faint: float = 0.4  # that of a number whose cluster took light ink beside it
     underline_border_reach: float = 0.4  # writing heights below the box: resting on it
     underline_border_cover: float = 0.6  # share of its width the border runs under
     underline_border_inside: float = 0.25  # writing heights inside the box looked at too

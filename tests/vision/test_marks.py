@@ -639,14 +639,17 @@ def test_a_number_resting_on_a_border_needs_less_of_an_underline() -> None:
     def reading(box: tuple[int, int, int, int], u: float) -> ClusterReading:
         return ClusterReading(Cluster(1, box, (1,), 1.0), "12", 0.9, u, 0.0)
 
+    cfg = MarksSettings()
+    doubt = (cfg.underline_on_border + cfg.mark_threshold) / 2
     borders = np.zeros((200, 300), bool)
     borders[141:145, 60:240] = True  # a border just under the first number's box
-    resting, apart = reading((100, 100, 160, 140), 0.2), reading((100, 20, 160, 60), 0.2)
-    marked = _mark_on_border([resting, apart], borders, MarksSettings())
+    resting, apart = reading((100, 100, 160, 140), doubt), reading((100, 20, 160, 60), doubt)
+    marked = _mark_on_border([resting, apart], borders, cfg)
     assert [r.cluster.on_border for r in marked] == [True, False]
     assert combine([marked[0]]).underlined  # its underline taken into the border
     assert not combine([marked[1]]).underlined
-    assert not combine([reading((100, 100, 160, 140), 0.01)]).underlined
+    low = reading((100, 100, 160, 140), cfg.underline_on_border / 2)
+    assert not combine(_mark_on_border([low], borders, cfg)).underlined
 
 
 def test_a_number_that_took_light_ink_beside_it_needs_less_of_an_underline() -> None:
