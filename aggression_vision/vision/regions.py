@@ -463,6 +463,10 @@ DIGIT_MIN_HEIGHT = 0.5
 #: a letter, not a broken-off piece of border (:func:`linked_fragments`).
 LINK_MAX_ENDS = 12
 
+#: A hole in a piece of writing no larger than this (square line widths) is a
+#: burr's pinhole, not a loop (:func:`chained_fragments`).
+PINHOLE_MAX_AREA_LW2 = 2.0
+
 
 def _near_ruling(ruling: NDArray[np.bool_]) -> NDArray[np.bool_]:
     """The pixels within :data:`RULING_REACH_PX` of the removed printed ruling."""
@@ -1295,10 +1299,10 @@ def chained_fragments(
     the line width) and without a loop, within ``reach`` of each other, form
     a chain; a chain of two or more pieces, at least ``min_span`` long (its
     box), that comes within ``reach`` of border ink at two places at least
-    ``min_span`` apart is border, unless its pieces'
-    area is more than ``max_chain_fill`` times its length (its box) times
-    the line width. A number (its digits side by side, an underline below)
-    spans less than that, or is more ink for its length.
+    ``min_span`` apart is border, unless its pieces' area is more than
+    ``max_chain_fill`` times its length (its box) times the line width. A
+    number (its digits side by side, an underline below) spans less than
+    that, or is more ink for its length.
 
     Parameters
     ----------
@@ -1336,8 +1340,9 @@ def chained_fragments(
     extent = np.maximum(stats[:, cv2.CC_STAT_WIDTH], stats[:, cv2.CC_STAT_HEIGHT])
     cand = extent >= min_length
     cand[0] = False
-    r = max(1, int(round(reach / 2)))
-    disk = _disk(2 * r + 1)
+    if not cand.any():
+        return out
+    disk = _disk(2 * max(1, int(round(reach / 2))) + 1)
 
     def long_chains() -> tuple[NDArray[np.int32], NDArray[np.int32], list[int]]:
         grown = cv2.dilate(cand.take(labels).view(np.uint8), disk)
@@ -1345,16 +1350,12 @@ def chained_fragments(
         length = np.maximum(cst[:, cv2.CC_STAT_WIDTH], cst[:, cv2.CC_STAT_HEIGHT])
         return chains, cst, [c for c in np.flatnonzero(length >= min_span) if c > 0]
 
-    if not cand.any():
-        return out
     chains, cst, found = long_chains()
     if not found:
         return out
     # The pieces of the chains long enough: thin and loop-free, off the ruling
     # (measured only there: most pieces are digits in short chains).
-    near_ruling = None
-    if ruling is not None and ruling.any() and max_on_ruling < 1.0:
-        near_ruling = _near_ruling(ruling)
+    near_ruling = _ruling_zone(ruling, max_on_ruling)
     in_long = np.zeros(count, dtype=bool)
     for c in found:
         x, y, cw, ch = (int(v) for v in cst[c, :4])
@@ -1372,7 +1373,6 @@ def chained_fragments(
     if dropped:
         chains, cst, found = long_chains()
     pieces = cand.take(labels)
-    h, w = writing.shape
     m = int(np.ceil(reach)) + 1
     for c in found:
         x, y, cw, ch = (int(v) for v in cst[c, :4])
@@ -1383,8 +1383,8 @@ def chained_fragments(
         if len(np.unique(labels[y : y + ch, x : x + cw][mine])) < 2:
             continue  # (one piece alone: linked_fragments' and split_writing's to judge)
         # (Border ink farther than ``reach`` outside the box does not count.)
-        y0, x0 = max(0, y - m), max(0, x - m)
-        near = ~borders[y0 : y + ch + m, x0 : x + cw + m]
+        x0, y0, x1, y1 = _box_around(cst[c], m, borders.shape)
+        near = ~borders[y0:y1, x0:x1]
         dist = cv2.distanceTransform(near.view(np.uint8), cv2.DIST_L2, 5)
         at = np.argwhere(mine & (dist[y - y0 : y - y0 + ch, x - x0 : x - x0 + cw] <= reach))
         if len(at) < 2:
@@ -1407,7 +1407,7 @@ def _thin_tree(mine: NDArray[np.bool_], area: int, line_width: float, max_fill: 
     sub = np.pad(mine, 1)
     n, lab, st, _ = cv2.connectedComponentsWithStats((~sub).view(np.uint8), connectivity=4)
     holes = [i for i in range(1, n) if i != lab[0, 0]]
-    if holes and max(st[i, cv2.CC_STAT_AREA] for i in holes) > 2 * line_width * line_width:
+    if holes and max(st[i, cv2.CC_STAT_AREA] for i in holes) > PINHOLE_MAX_AREA_LW2 * line_width**2:
         return False
     return area <= max_fill * float(np.count_nonzero(thin(sub))) * line_width
 

@@ -894,9 +894,9 @@ class ReaderSettings:
         ``chain_min_length`` line widths long, thin (``link_max_fill``) and
         without a loop, that lie within ``link_reach`` of each other form a
         chain; a chain of two pieces or more at least this many writing
-        heights long that comes
-        within ``link_reach`` of border ink at two places that far apart is
-        a faint border broken at several places. 0 turns it off.
+        heights long that comes within ``link_reach`` of border ink at two
+        places that far apart is a faint border broken at several places. 0
+        turns it off.
     chain_min_length : float
         (See ``chain_min_span``.)
     chain_max_fill : float
