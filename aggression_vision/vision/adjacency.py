@@ -137,7 +137,12 @@ def find_adjacency(
 
 
 def drop_corner_contacts(
-    adjacency: list[tuple[int, int, float]], *, max_length: float, ratio: float
+    adjacency: list[tuple[int, int, float]],
+    *,
+    max_length: float,
+    ratio: float,
+    labels: NDArray[np.int32] | None = None,
+    min_apart: float = 0.0,
 ) -> list[tuple[int, int, float]]:
     """Remove the short "diagonal" of four countries meeting around one junction.
 
@@ -155,6 +160,14 @@ def drop_corner_contacts(
     ratio : float
         ... and shorter than ``ratio`` times the shortest of the four sides of
         the junction.
+    labels : (H, W) int32, optional
+        The countries before growing (0 between them). With ``min_apart``:
+    min_apart : float
+        ... a questioned pair whose countries come closer than this (pixels)
+        is kept. A short border between two T-junctions close together has
+        the same neighbours as a meeting at a point, but only a line's width
+        separates its two countries; a meeting at a point separates them by
+        the diagonal of the junction, about twice that.
 
     Returns
     -------
@@ -182,6 +195,36 @@ def drop_corner_contacts(
                     sides = min(between(i, k), between(i, m), between(j, k), between(j, m))
                     if n < ratio * sides:
                         corner = True
+        if corner and labels is not None and min_apart > 0:
+            corner = label_gap(labels, i, j, reach=min_apart) >= min_apart
         if not corner:
             kept.append((i, j, n))
     return kept
+
+
+def label_gap(labels: NDArray[np.int32], i: int, j: int, *, reach: float) -> float:
+    """Shortest distance in pixels between a pixel of label ``i`` and one of label ``j``.
+
+    Only distances up to ``reach`` are measured exactly (the search is kept to
+    the overlap of the two labels' boxes grown by ``reach``); farther apart or
+    absent gives ``inf``.
+    """
+    pad = int(np.ceil(reach)) + 2
+    boxes = []
+    for k in (i, j):
+        ys, xs = np.nonzero(labels == k)
+        if not len(ys):
+            return float("inf")
+        boxes.append((xs.min() - pad, ys.min() - pad, xs.max() + pad + 1, ys.max() + pad + 1))
+    x0 = max(boxes[0][0], boxes[1][0], 0)
+    y0 = max(boxes[0][1], boxes[1][1], 0)
+    x1 = min(boxes[0][2], boxes[1][2], labels.shape[1])
+    y1 = min(boxes[0][3], boxes[1][3], labels.shape[0])
+    if x1 <= x0 or y1 <= y0:
+        return float("inf")
+    win = labels[y0:y1, x0:x1]
+    near_j = win == j
+    if not near_j.any():
+        return float("inf")
+    dist = cv2.distanceTransform((win != i).astype(np.uint8), cv2.DIST_L2, 5)
+    return float(dist[near_j].min())

@@ -3896,6 +3896,8 @@ def segment(
         adjacency,
         max_length=settings.corner_contact_length * lw,
         ratio=settings.corner_contact_ratio,
+        labels=labels,
+        min_apart=settings.corner_contact_apart * lw,
     )
     t4 = time.perf_counter()
     timings["adjacency"] = t4 - t3

@@ -716,6 +716,16 @@ class ReaderSettings:
         T-junctions, which the synthetic maps draw at least six line widths
         long. The diagonals of the real sudoku photos that this step drops measure
         4.1-5.8 line widths, 0.30-0.35 of the junction's shortest side.)
+    corner_contact_apart : float
+        ... unless the two countries come closer than this many line widths:
+        a short border between two T-junctions close together (the synthetic
+        maps' borders between junctions 4-6 line widths apart look like such a
+        junction of four) separates them by one line, a meeting at a point by
+        the junction's diagonal. (Seventieth session: of the pairs this step
+        dropped on tune, r3, s3 and dev2, 39 were truly adjacent, 32 of them
+        with their countries 0.7-1.9 line widths apart, and 7 not, 6 of them
+        2.1-2.4 apart; the real sudoku diagonals it drops are 2.4-2.7 apart but
+        one, 0.5, on the photo where a cell is missed.) 0 turns it off.
     barrier_inradius : float
         Paper areas that are not countries but hold a disc of this radius (in
         line widths) stop the growth of countries (only thinner slivers, as
@@ -1275,6 +1285,7 @@ class ReaderSettings:
     adjacency_max_gap: float = 2.2
     corner_contact_length: float = 6.5
     corner_contact_ratio: float = 0.4
+    corner_contact_apart: float = 2.0
     stub_country_inradius: float = 2.0
     protrusion_distance: float = 2.0
     protrusion_root: float = 1.0  # off every boundary and joined to a protrusion: writing

@@ -344,6 +344,34 @@ def test_smudged_corner_contact_is_dropped() -> None:
     assert len(linked) == 6
 
 
+def test_short_border_between_two_junctions_is_no_corner_contact() -> None:
+    # 3 on top, 4 below, 1 and 2 side by side between them: the short 1|2
+    # border has the neighbours of a junction of four, but only one line
+    # separates 1 and 2 (5 px); at a meeting at a point they are diagonal
+    # across the junction (about 10 px).
+    sides = [(1, 3, 48.0), (2, 3, 48.0), (1, 4, 48.0), (2, 4, 48.0)]
+    short = (1, 2, 20.0)
+    assert short not in drop_corner_contacts([*sides, short], max_length=40, ratio=0.6)
+    lanes = np.zeros((100, 100), np.int32)
+    lanes[:37] = 3
+    lanes[63:] = 4
+    lanes[40:60, :47] = 1
+    lanes[40:60, 52:] = 2
+    kept = drop_corner_contacts(
+        [*sides, short], max_length=40, ratio=0.6, labels=lanes, min_apart=8.0
+    )
+    assert short in kept
+    cross = np.zeros((100, 100), np.int32)
+    cross[:47, :47] = 1
+    cross[53:, 53:] = 2
+    cross[:47, 53:] = 3
+    cross[53:, :47] = 4
+    dropped = drop_corner_contacts(
+        [*sides, short], max_length=40, ratio=0.6, labels=cross, min_apart=8.0
+    )
+    assert short not in dropped and len(dropped) == 4
+
+
 def test_a_short_border_between_two_junctions_is_kept_and_a_smudged_corner_dropped() -> None:
     # With the reader's settings: two countries diagonal around a four-country junction
     # (common neighbours 2 and 3, not adjacent to each other) whose boundary measures
