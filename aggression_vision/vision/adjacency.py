@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import cv2
 import numpy as np
 from numpy.typing import NDArray
+from scipy import ndimage
 
 
 def grow_labels(
@@ -183,6 +185,7 @@ def drop_corner_contacts(
         neighbours.setdefault(i, set()).add(j)
         neighbours.setdefault(j, set()).add(i)
     kept = []
+    boxes: list[Any] | None = None  # each label's box, found at the first pair questioned
     for i, j, n in adjacency:
         corner = False
         if n < max_length:
@@ -196,30 +199,43 @@ def drop_corner_contacts(
                     if n < ratio * sides:
                         corner = True
         if corner and labels is not None and min_apart > 0:
-            corner = label_gap(labels, i, j, reach=min_apart) >= min_apart
+            if boxes is None:
+                boxes = ndimage.find_objects(labels)
+            corner = label_gap(labels, i, j, reach=min_apart, boxes=boxes) >= min_apart
         if not corner:
             kept.append((i, j, n))
     return kept
 
 
-def label_gap(labels: NDArray[np.int32], i: int, j: int, *, reach: float) -> float:
+def label_gap(
+    labels: NDArray[np.int32],
+    i: int,
+    j: int,
+    *,
+    reach: float,
+    boxes: Sequence[Any] | None = None,
+) -> float:
     """Shortest distance in pixels between a pixel of label ``i`` and one of label ``j``.
 
     Only distances up to ``reach`` are measured exactly (the search is kept to
     the overlap of the two labels' boxes grown by ``reach``); farther apart or
-    absent gives ``inf``.
+    absent gives ``inf``. ``boxes``: each label's slices as
+    ``scipy.ndimage.find_objects(labels)`` gives them (found here when omitted).
     """
+    if boxes is None:
+        boxes = ndimage.find_objects(labels, max_label=max(i, j))
     pad = int(np.ceil(reach)) + 2
-    boxes = []
+    grown = []
     for k in (i, j):
-        ys, xs = np.nonzero(labels == k)
-        if not len(ys):
+        box = boxes[k - 1] if 0 < k <= len(boxes) else None
+        if box is None:
             return float("inf")
-        boxes.append((xs.min() - pad, ys.min() - pad, xs.max() + pad + 1, ys.max() + pad + 1))
-    x0 = max(boxes[0][0], boxes[1][0], 0)
-    y0 = max(boxes[0][1], boxes[1][1], 0)
-    x1 = min(boxes[0][2], boxes[1][2], labels.shape[1])
-    y1 = min(boxes[0][3], boxes[1][3], labels.shape[0])
+        ys, xs = box
+        grown.append((xs.start - pad, ys.start - pad, xs.stop + pad, ys.stop + pad))
+    x0 = max(grown[0][0], grown[1][0], 0)
+    y0 = max(grown[0][1], grown[1][1], 0)
+    x1 = min(grown[0][2], grown[1][2], labels.shape[1])
+    y1 = min(grown[0][3], grown[1][3], labels.shape[0])
     if x1 <= x0 or y1 <= y0:
         return float("inf")
     win = labels[y0:y1, x0:x1]
