@@ -499,7 +499,11 @@ class MarksSettings:
     plain_letter_number : float
         On a page that is not lettered, a reading of a letter beside a number ("M4") is
         its likeliest number ("14") when the numbers hold at least this of its
-        posterior (above 1: never).
+        posterior (above 1: never). (0.1 before the seventieth session; 0.05 on the
+        750 dev and validation photos, marks stage on the cached segmentations of
+        9cb2f52: fresh2 020142's "12" with a bent 1 read "Y2", the numbers 0.06,
+        armies +2, owner +1, spurious letters -1, no other photo changed; 0.02 loses
+        a conquest on dev3.)
     missing_letter_mass : float
         On a lettered page a country whose only writing reads as a one-digit number
         that could be a letter no country has read (see :func:`_missing_letters`), with
@@ -1714,7 +1718,7 @@ class MarksSettings:
     short_letter_mass: float = 0.04  # a short number's letter mass: the country's letter
     lone_number_letter: float = 0.35
     missing_letter_mass: float = 0.01
-    plain_letter_number: float = 0.1
+    plain_letter_number: float = 0.05
     underline_gap: float = 0.8
     underline_max_width: float = 2.0
     underline_min_width: float = 0.4
