@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
 import cv2
 import numpy as np
 from numpy.typing import NDArray
-from scipy import ndimage
 
 
 def grow_labels(
@@ -185,7 +183,6 @@ def drop_corner_contacts(
         neighbours.setdefault(i, set()).add(j)
         neighbours.setdefault(j, set()).add(i)
     kept = []
-    boxes: list[Any] | None = None  # each label's box, found at the first pair questioned
     for i, j, n in adjacency:
         corner = False
         if n < max_length:
@@ -199,39 +196,28 @@ def drop_corner_contacts(
                     if n < ratio * sides:
                         corner = True
         if corner and labels is not None and min_apart > 0:
-            if boxes is None:
-                boxes = ndimage.find_objects(labels)
-            corner = label_gap(labels, i, j, reach=min_apart, boxes=boxes) >= min_apart
+            corner = label_gap(labels, i, j, reach=min_apart) >= min_apart
         if not corner:
             kept.append((i, j, n))
     return kept
 
 
-def label_gap(
-    labels: NDArray[np.int32],
-    i: int,
-    j: int,
-    *,
-    reach: float,
-    boxes: Sequence[Any] | None = None,
-) -> float:
+def label_gap(labels: NDArray[np.int32], i: int, j: int, *, reach: float) -> float:
     """Shortest distance in pixels between a pixel of label ``i`` and one of label ``j``.
 
     Only distances up to ``reach`` are measured exactly (the search is kept to
     the overlap of the two labels' boxes grown by ``reach``); farther apart or
-    absent gives ``inf``. ``boxes``: each label's slices as
-    ``scipy.ndimage.find_objects(labels)`` gives them (found here when omitted).
+    absent gives ``inf``.
     """
-    if boxes is None:
-        boxes = ndimage.find_objects(labels, max_label=max(i, j))
     pad = int(np.ceil(reach)) + 2
     grown = []
     for k in (i, j):
-        box = boxes[k - 1] if 0 < k <= len(boxes) else None
-        if box is None:
+        # (OpenCV's box of the label's pixels: one pass in C, no scipy import
+        # on the reader's path for a few questioned pairs per photo.)
+        x, y, w, h = cv2.boundingRect((labels == k).view(np.uint8))
+        if w == 0 or h == 0:
             return float("inf")
-        ys, xs = box
-        grown.append((xs.start - pad, ys.start - pad, xs.stop + pad, ys.stop + pad))
+        grown.append((x - pad, y - pad, x + w + pad, y + h + pad))
     x0 = max(grown[0][0], grown[1][0], 0)
     y0 = max(grown[0][1], grown[1][1], 0)
     x1 = min(grown[0][2], grown[1][2], labels.shape[1])
