@@ -371,8 +371,11 @@ def _branch_from(
             if len(nxt) > 2 or max(abs(a[0] - b[0]), abs(a[1] - b[1])) > 1:
                 return path, True
             nxt.sort(key=lambda p: abs(p[0] - y) + abs(p[1] - x))
+        # Only the pixel stepped to is seen: past a corner step the line may
+        # go on from the other one alone (marked too, the walk stopped there
+        # and a slanted line looked like a short spur).
         y, x = nxt[0]
-        seen.update(nxt)
+        seen.add((y, x))
         path.append((y, x))
     return path, False
 

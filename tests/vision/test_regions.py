@@ -456,6 +456,30 @@ def test_bridge_ends_continues_a_broken_line_and_leaves_ticks() -> None:
     assert not out[60, 90:100].any()
 
 
+@pytest.mark.parametrize(("angle", "thickness"), [(40.0, 2), (52.0, 3)])
+def test_bridge_ends_continues_a_slanted_line_whose_skeleton_steps(
+    angle: float, thickness: int
+) -> None:
+    # At these slants the skeleton of the line has corner steps (a pixel beside
+    # the diagonal one): the walk from its end once took the step's side pixel,
+    # found no way on and called the line a spur too short to continue.
+    lw = 3.0
+    mask = np.zeros((200, 260), np.uint8)
+    d = np.array([np.cos(np.radians(angle)), np.sin(np.radians(angle))])
+    start, stop, wall = np.array([20.0, 20.0]), 20 + d * 60, 20 + d * 90
+    across = np.array([-d[1], d[0]]) * 40
+    cv2.line(mask, _pt(start), _pt(stop), 1, thickness)
+    cv2.line(mask, _pt(wall - across), _pt(wall + across), 1, thickness)
+    borders = mask.astype(bool)
+    out = bridge_ends(borders, line_width=lw, reach=12 * lw, min_branch=6 * lw, cone=30)
+    gx, gy = _pt(20 + d * 75)  # the middle of the gap
+    assert out[gy - 2 : gy + 3, gx - 2 : gx + 3].any()
+
+
+def _pt(p: NDArray[np.float64]) -> tuple[int, int]:
+    return int(p[0]), int(p[1])
+
+
 def test_bridge_ends_joins_two_ends_along_removed_ruling() -> None:
     lw = 3.0
     ruling = np.zeros((120, 200), np.uint8)
