@@ -205,9 +205,9 @@ def drop_corner_contacts(
 def label_gap(labels: NDArray[np.int32], i: int, j: int, *, reach: float) -> float:
     """Shortest distance in pixels between a pixel of label ``i`` and one of label ``j``.
 
-    Only distances up to ``reach`` are measured exactly (the search is kept to
-    the overlap of the two labels' boxes grown by ``reach``); farther apart or
-    absent gives ``inf``.
+    The search is kept to the overlap of the two labels' boxes grown by
+    ``reach``: distances up to ``reach`` are exact, a longer one may come out
+    longer still, and ``inf`` when either label has no pixel there.
     """
     pad = int(np.ceil(reach)) + 2
     grown = []
@@ -225,8 +225,8 @@ def label_gap(labels: NDArray[np.int32], i: int, j: int, *, reach: float) -> flo
     if x1 <= x0 or y1 <= y0:
         return float("inf")
     win = labels[y0:y1, x0:x1]
-    near_j = win == j
-    if not near_j.any():
+    near_i, near_j = win == i, win == j
+    if not (near_i.any() and near_j.any()):
         return float("inf")
-    dist = cv2.distanceTransform((win != i).astype(np.uint8), cv2.DIST_L2, 5)
+    dist = cv2.distanceTransform((~near_i).view(np.uint8), cv2.DIST_L2, 5)
     return float(dist[near_j].min())

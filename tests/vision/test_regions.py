@@ -18,6 +18,7 @@ from aggression_vision.vision.adjacency import (
     drop_corner_contacts,
     find_adjacency,
     grow_labels,
+    label_gap,
 )
 from aggression_vision.vision.regions import (
     bridge_ends,
@@ -370,6 +371,17 @@ def test_short_border_between_two_junctions_is_no_corner_contact() -> None:
         [*sides, short], max_length=40, ratio=0.6, labels=cross, min_apart=8.0
     )
     assert short not in dropped and len(dropped) == 4
+
+
+def test_label_gap_measures_near_labels_and_gives_inf_without_both_in_reach() -> None:
+    labels = np.zeros((60, 60), np.int32)
+    labels[10:20, 5:55] = 1
+    labels[10:58, 50:55] = 1  # an L: its box covers the page
+    labels[24:40, 20:30] = 2  # 5 px below label 1
+    labels[45:50, 2:8] = 4  # inside 1's box, far from its pixels
+    assert label_gap(labels, 1, 2, reach=8.0) == pytest.approx(5.0, abs=0.1)
+    assert label_gap(labels, 1, 4, reach=8.0) == np.inf
+    assert label_gap(labels, 1, 9, reach=8.0) == np.inf  # no such label
 
 
 def test_a_short_border_between_two_junctions_is_kept_and_a_smudged_corner_dropped() -> None:
